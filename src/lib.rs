@@ -1,0 +1,17 @@
+//! # mcp-edge
+//!
+//! A Model Context Protocol client for WebAssembly hosts (browser tabs, Web Workers, edge isolates,
+//! Node, WASI component hosts) that speaks **Streamable HTTP** in both protocol eras.
+//!
+//! ```text
+//!   bytes in ──► proto::sse / proto::ndjson ──► proto::jsonrpc ──► proto::session ──► events out
+//!   time in  ───────────────────────────────────────────────────►        │
+//!                                       HTTP requests (plain data) ◄──────┘
+//! ```
+//!
+//! [`proto`] is the sans-IO core: pure state machines with no async, no I/O and no clock reads.
+//! Transports (fetch streams in wasm, stdio and HTTP in the native harness) only move bytes.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod proto;

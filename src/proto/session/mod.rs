@@ -1,0 +1,1 @@
+//! The MCP client session: one state machine for both protocol eras (written by the session work item).
