@@ -1,1 +1,459 @@
-//! The MCP client session: one state machine for both protocol eras (written by the session work item).
+//! The MCP client session: one sans-IO state machine for both protocol eras over Streamable HTTP.
+//!
+//! # Call order
+//! The session never performs I/O and never reads a clock. A driver owns it and loops:
+//!
+//! 1. issue commands: [`Session::connect`], [`Session::request`], [`Session::list_all`],
+//!    [`Session::listen`], [`Session::answer_input`], [`Session::cancel`], [`Session::close`];
+//! 2. drain [`Session::poll_transmit`] (send each HTTP request; the response belongs to its
+//!    [`ExchangeId`]) and [`Session::poll_abort`] (stop reading that exchange and abort it);
+//! 3. drain [`Session::poll_event`];
+//! 4. wait until an exchange makes progress or [`Session::poll_timeout`] passes, then feed
+//!    [`Session::handle_response_head`], [`Session::handle_body`], [`Session::handle_body_end`],
+//!    [`Session::handle_failure`] or [`Session::handle_timeout`], and go to 2.
+//!
+//! Input for an exchange the session no longer knows (aborted, finished) is ignored.
+//!
+//! # Eras
+//! With [`ProtocolChoice::Auto`] the session first speaks 2026-07-28 (`server/discover` with
+//! per-request `_meta`), and falls back to the 2025-era `initialize` handshake when the server
+//! answers with anything but a recognized modern error (MCP 2026-07-28
+//! `basic/transports/streamable-http` "Backward Compatibility"). When `initialize` itself is
+//! refused, a GET probe recognises a deprecated 2024-11-05 HTTP+SSE server and says so.
+
+mod cache;
+mod connect;
+mod error;
+mod exchange;
+mod legacy;
+mod request;
+mod types;
+
+pub use error::ProtocolError;
+pub use types::*;
+
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+
+use crate::proto::headers::{HeaderError, ParamHeader};
+use crate::proto::jsonrpc::RequestId;
+use cache::ResultCache;
+use exchange::Exchange;
+
+/// Lifecycle of the session as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    Connecting(OpId),
+    Connected,
+    /// 2025 era: the session expired and is being re-initialized by this internal op.
+    Reinitializing(OpId),
+    Closed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ConnectStep {
+    Discover,
+    Initialize,
+    Initialized,
+    Probe,
+}
+
+#[derive(Debug)]
+struct InputRound {
+    request_state: Option<Value>,
+    pending: BTreeMap<String, InputId>,
+    answers: Map<String, Value>,
+}
+
+#[derive(Debug)]
+struct RequestState {
+    method: String,
+    params: Map<String, Value>,
+    round: Option<InputRound>,
+    rounds: u32,
+}
+
+#[derive(Debug)]
+struct ListState {
+    kind: ListKind,
+    items: Vec<Value>,
+    cursor: Option<String>,
+    seen: HashSet<String>,
+    pages: usize,
+}
+
+#[derive(Debug)]
+enum OpKind {
+    Connect { step: ConnectStep, version: String, probe_error: Option<ProtocolError> },
+    Request(RequestState),
+    List(ListState),
+    Listen { filter: Value },
+    Close,
+}
+
+#[derive(Debug)]
+struct Op {
+    kind: OpKind,
+    /// Internal ops (automatic re-listing, re-initialization) emit no `Completed`.
+    internal: bool,
+    waiters: Vec<OpId>,
+    waiting_on: Option<OpId>,
+    started: u64,
+    activity: u64,
+    timeout_ms: Option<u64>,
+    total_ms: Option<u64>,
+    rpc: Option<RequestId>,
+    exchange: Option<ExchangeId>,
+    progress_token: Option<i64>,
+    last_progress: Option<f64>,
+    /// A timer: resume / reconnect / re-issue at this time.
+    wake_at: Option<u64>,
+    /// 2025 era: the stream position to resume from (`Last-Event-ID`).
+    resume_from: Option<String>,
+    retry_ms: Option<u64>,
+    attempts: u32,
+    /// One-shot recoveries already used (each is tried at most once per op).
+    header_retry_used: bool,
+    version_retry_used: bool,
+    session_retry_used: bool,
+}
+
+/// Where the answer to an input goes.
+#[derive(Debug)]
+enum InputSlot {
+    /// MRTR: a key of an `input_required` result of this op.
+    Round { op: OpId, key: String },
+    /// 2025 era: a server-to-client request to answer with a POSTed response.
+    ServerRequest { id: RequestId },
+}
+
+/// The 2025-era standalone GET stream.
+#[derive(Debug, Default)]
+struct GetStream {
+    exchange: Option<ExchangeId>,
+    last_event_id: Option<String>,
+    retry_ms: Option<u64>,
+    failures: u32,
+    reconnect_at: Option<u64>,
+}
+
+/// The client session state machine. See the module documentation for the call order.
+#[derive(Debug)]
+pub struct Session {
+    cfg: SessionConfig,
+    phase: Phase,
+    era: Option<Era>,
+    version: String,
+    server: Option<ServerInfo>,
+    session_id: Option<String>,
+    next_op: u64,
+    next_exchange: u64,
+    next_rpc: i64,
+    next_input: u64,
+    ops: BTreeMap<OpId, Op>,
+    exchanges: HashMap<ExchangeId, Exchange>,
+    pending: HashMap<RequestId, OpId>,
+    progress: HashMap<i64, OpId>,
+    inputs: BTreeMap<InputId, InputSlot>,
+    transmits: VecDeque<Transmit>,
+    aborts: VecDeque<ExchangeId>,
+    events: VecDeque<Event>,
+    cache: ResultCache,
+    tool_headers: HashMap<String, Vec<ParamHeader>>,
+    rejected_tools: HashMap<String, HeaderError>,
+    tools_listed: bool,
+    get_stream: Option<GetStream>,
+    rng: u64,
+}
+
+impl Session {
+    /// A session for `cfg`. Fails when the configuration is inconsistent.
+    pub fn new(cfg: SessionConfig) -> Result<Self, ProtocolError> {
+        cfg.validate()?;
+        let rng = cfg.jitter_seed | 1;
+        Ok(Session {
+            phase: Phase::Idle,
+            era: None,
+            version: types::MODERN_VERSION.into(),
+            server: None,
+            session_id: None,
+            next_op: 1,
+            next_exchange: 1,
+            next_rpc: 1,
+            next_input: 1,
+            ops: BTreeMap::new(),
+            exchanges: HashMap::new(),
+            pending: HashMap::new(),
+            progress: HashMap::new(),
+            inputs: BTreeMap::new(),
+            transmits: VecDeque::new(),
+            aborts: VecDeque::new(),
+            events: VecDeque::new(),
+            cache: ResultCache::default(),
+            tool_headers: HashMap::new(),
+            rejected_tools: HashMap::new(),
+            tools_listed: false,
+            get_stream: None,
+            rng,
+            cfg,
+        })
+    }
+
+    // ---- state -------------------------------------------------------------------------------
+
+    /// What the server told us, once connected.
+    pub fn server_info(&self) -> Option<&ServerInfo> {
+        self.server.as_ref()
+    }
+    /// The era in use, once known.
+    pub fn era(&self) -> Option<Era> {
+        self.era
+    }
+    /// The protocol version in use (or being tried).
+    pub fn protocol_version(&self) -> &str {
+        &self.version
+    }
+    /// The 2025-era session id, if the server assigned one.
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id.as_deref()
+    }
+    /// Whether the session is connected.
+    pub fn is_connected(&self) -> bool {
+        matches!(self.phase, Phase::Connected | Phase::Reinitializing(_))
+    }
+    /// Whether the session was closed.
+    pub fn is_closed(&self) -> bool {
+        self.phase == Phase::Closed
+    }
+    /// The configuration.
+    pub fn config(&self) -> &SessionConfig {
+        &self.cfg
+    }
+    /// Number of operations still running (for tests and diagnostics).
+    pub fn pending_ops(&self) -> usize {
+        self.ops.len()
+    }
+    /// The 2025-era GET stream's last event id, if any.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.get_stream.as_ref().and_then(|g| g.last_event_id.as_deref())
+    }
+
+    /// Replaces one extra header (e.g. a refreshed `authorization`); `None` removes it. A changed
+    /// `authorization` drops private cache entries (MCP 2026-07-28 `server/utilities/caching`).
+    pub fn set_header(&mut self, name: &str, value: Option<String>) {
+        let name = name.to_ascii_lowercase();
+        self.cfg.headers.retain(|(k, _)| !k.eq_ignore_ascii_case(&name));
+        if name == crate::proto::http::names::AUTHORIZATION {
+            self.cache.drop_private();
+        }
+        if let Some(v) = value {
+            self.cfg.headers.push((name, v));
+        }
+    }
+
+    // ---- outputs -----------------------------------------------------------------------------
+
+    /// The next HTTP request to send.
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        self.transmits.pop_front()
+    }
+    /// The next exchange the transport must abort (cancellation, timeout, done with it).
+    pub fn poll_abort(&mut self) -> Option<ExchangeId> {
+        self.aborts.pop_front()
+    }
+    /// The next event.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+    /// The earliest time at which [`Session::handle_timeout`] must be called.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        let ops = self.ops.values().filter_map(|op| op.deadline().into_iter().chain(op.wake_at).min());
+        let get = self.get_stream.as_ref().and_then(|g| g.reconnect_at);
+        ops.chain(get).min()
+    }
+
+    // ---- time --------------------------------------------------------------------------------
+
+    /// Fires every timer due at `now`: timeouts, resumption and reconnection delays.
+    pub fn handle_timeout(&mut self, now: u64) {
+        let ids: Vec<OpId> = self.ops.keys().copied().collect();
+        for id in ids {
+            let Some(op) = self.ops.get_mut(&id) else { continue };
+            if let Some(at) = op.deadline() {
+                if at <= now {
+                    let total = op.total_deadline().is_some_and(|t| t <= now);
+                    let after_ms = if total {
+                        op.total_ms.unwrap_or_default()
+                    } else {
+                        op.timeout_ms.unwrap_or_default()
+                    };
+                    self.abort_op(id, now);
+                    self.finish(id, Err(ProtocolError::Timeout { after_ms, total }), now);
+                    continue;
+                }
+            }
+            if op.wake_at.is_some_and(|w| w <= now) {
+                op.wake_at = None;
+                self.wake(id, now);
+            }
+        }
+        if let Some(g) = &mut self.get_stream {
+            if g.reconnect_at.is_some_and(|t| t <= now) {
+                g.reconnect_at = None;
+                self.open_get_stream(now);
+            }
+        }
+    }
+
+    // ---- plumbing shared by the flows ----------------------------------------------------------
+
+    fn new_op(&mut self, kind: OpKind, opts: &RequestOptions, internal: bool, now: u64) -> OpId {
+        let id = OpId(self.next_op);
+        self.next_op += 1;
+        let long_lived = matches!(kind, OpKind::Listen { .. } | OpKind::Close);
+        let op = Op {
+            kind,
+            internal,
+            waiters: Vec::new(),
+            waiting_on: None,
+            started: now,
+            activity: now,
+            timeout_ms: if long_lived { None } else { opts.timeout_ms.or(self.cfg.request_timeout_ms) },
+            total_ms: if long_lived { None } else { self.cfg.max_total_timeout_ms },
+            rpc: None,
+            exchange: None,
+            progress_token: None,
+            last_progress: None,
+            wake_at: None,
+            resume_from: None,
+            retry_ms: None,
+            attempts: 0,
+            header_retry_used: false,
+            version_retry_used: false,
+            session_retry_used: false,
+        };
+        self.ops.insert(id, op);
+        if opts.progress {
+            let token = id.0 as i64;
+            self.progress.insert(token, id);
+            if let Some(op) = self.ops.get_mut(&id) {
+                op.progress_token = Some(token);
+            }
+        }
+        id
+    }
+
+    fn next_rpc_id(&mut self) -> RequestId {
+        let id = RequestId::Number(self.next_rpc);
+        self.next_rpc += 1;
+        id
+    }
+
+    fn new_exchange(&mut self, ex: Exchange, request: crate::proto::http::HttpRequest) -> ExchangeId {
+        let id = ExchangeId(self.next_exchange);
+        self.next_exchange += 1;
+        self.exchanges.insert(id, ex);
+        self.transmits.push_back(Transmit { exchange: id, request });
+        id
+    }
+
+    fn abort_exchange(&mut self, id: ExchangeId) {
+        if self.exchanges.remove(&id).is_some() {
+            self.aborts.push_back(id);
+        }
+    }
+
+    /// Stops an op's traffic: aborts its exchange, forgets its rpc id, withdraws its inputs.
+    fn abort_op(&mut self, id: OpId, _now: u64) {
+        let Some(op) = self.ops.get_mut(&id) else { return };
+        let ex = op.exchange.take();
+        let rpc = op.rpc.take();
+        if let Some(ex) = ex {
+            self.abort_exchange(ex);
+        }
+        if let Some(rpc) = rpc {
+            self.pending.remove(&rpc);
+        }
+        self.withdraw_inputs(id);
+    }
+
+    fn withdraw_inputs(&mut self, op: OpId) {
+        let gone: Vec<InputId> = self
+            .inputs
+            .iter()
+            .filter(|(_, s)| matches!(s, InputSlot::Round { op: o, .. } if *o == op))
+            .map(|(k, _)| *k)
+            .collect();
+        for input in gone {
+            self.inputs.remove(&input);
+            self.events.push_back(Event::InputCancelled { input });
+        }
+    }
+
+    /// Ends an op: emits `Completed` (unless internal) and wakes or fails its waiters.
+    fn finish(&mut self, id: OpId, result: Result<Value, ProtocolError>, now: u64) {
+        self.abort_op(id, now);
+        let Some(op) = self.ops.remove(&id) else { return };
+        if let Some(t) = op.progress_token {
+            self.progress.remove(&t);
+        }
+        if !op.internal {
+            self.events.push_back(Event::Completed { op: id, result: result.clone() });
+        }
+        for w in op.waiters {
+            if let Some(wop) = self.ops.get_mut(&w) {
+                wop.waiting_on = None;
+                wop.activity = now;
+            }
+            match &result {
+                Ok(_) => self.drive(w, now),
+                Err(e) => self.finish(w, Err(e.clone()), now),
+            }
+        }
+    }
+
+    /// Makes `op` wait for `on` to finish.
+    fn wait_for(&mut self, op: OpId, on: OpId) {
+        if let Some(o) = self.ops.get_mut(&on) {
+            o.waiters.push(op);
+        }
+        if let Some(o) = self.ops.get_mut(&op) {
+            o.waiting_on = Some(on);
+            o.exchange = None;
+        }
+    }
+
+    fn jitter(&mut self, ms: u64) -> u64 {
+        // xorshift64*: deterministic for a given seed; the host seeds it.
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        let r = self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        // Up to +25 %.
+        ms + (r % (ms / 4 + 1))
+    }
+}
+
+impl Op {
+    fn total_deadline(&self) -> Option<u64> {
+        self.total_ms.map(|t| self.started.saturating_add(t))
+    }
+    /// When this op times out: the inactivity deadline (paused while waiting for user input or
+    /// another op) or the hard total deadline, whichever comes first.
+    fn deadline(&self) -> Option<u64> {
+        let waiting_for_user = match &self.kind {
+            OpKind::Request(r) => r.round.as_ref().is_some_and(|r| !r.pending.is_empty()),
+            _ => false,
+        };
+        let inner = if waiting_for_user || self.waiting_on.is_some() || self.wake_at.is_some() {
+            None
+        } else {
+            self.timeout_ms.map(|t| self.activity.saturating_add(t))
+        };
+        match (inner, self.total_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}

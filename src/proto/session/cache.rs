@@ -1,0 +1,120 @@
+//! Result caching for 2026-07-28 cacheable results (MCP 2026-07-28 `server/utilities/caching`):
+//! `ttlMs` (absent or negative = 0) and `cacheScope` on discover, list and `resources/read` results.
+//! The key is the method plus every result-affecting param (the cursor included; `_meta` excluded).
+//! Requests carrying `inputResponses` or `requestState` are never cached.
+
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// Methods whose results may be cached.
+pub const CACHEABLE: [&str; 6] = [
+    "server/discover",
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+];
+
+/// Most entries kept; the entry closest to expiry is evicted first.
+const MAX_ENTRIES: usize = 512;
+
+#[derive(Debug, Clone)]
+struct Entry {
+    value: Value,
+    expires_at: u64,
+    private: bool,
+}
+
+/// The cache; time is passed in.
+#[derive(Debug, Default)]
+pub struct ResultCache {
+    entries: HashMap<String, Entry>,
+}
+
+/// The cache key of a request, or `None` when it must not be cached.
+pub fn key(method: &str, params: &Map<String, Value>) -> Option<String> {
+    if !CACHEABLE.contains(&method)
+        || params.contains_key("inputResponses")
+        || params.contains_key("requestState")
+    {
+        return None;
+    }
+    let mut canonical = Map::new();
+    let mut names: Vec<&String> = params.keys().filter(|k| *k != "_meta").collect();
+    names.sort();
+    for k in names {
+        canonical.insert(k.clone(), sorted(&params[k]));
+    }
+    Some(format!("{method}\u{0}{}", Value::Object(canonical)))
+}
+
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => {
+            let mut names: Vec<&String> = o.keys().collect();
+            names.sort();
+            Value::Object(names.into_iter().map(|k| (k.clone(), sorted(&o[k]))).collect())
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The time-to-live a result grants, in milliseconds (absent or negative = 0).
+pub fn ttl_ms(result: &Value) -> u64 {
+    match result.get("ttlMs") {
+        Some(Value::Number(n)) => n.as_u64().or_else(|| n.as_f64().map(|f| f.max(0.0) as u64)).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+impl ResultCache {
+    /// A fresh entry for `key` at `now`.
+    pub fn get(&self, key: &str, now: u64) -> Option<&Value> {
+        self.entries.get(key).filter(|e| e.expires_at > now).map(|e| &e.value)
+    }
+
+    /// Stores `result` under `key` when its `ttlMs` is positive.
+    pub fn put(&mut self, key: String, result: &Value, now: u64) {
+        let ttl = ttl_ms(result);
+        if ttl == 0 {
+            self.entries.remove(&key);
+            return;
+        }
+        self.entries.retain(|_, e| e.expires_at > now);
+        if self.entries.len() >= MAX_ENTRIES {
+            if let Some(k) =
+                self.entries.iter().min_by_key(|(_, e)| e.expires_at).map(|(k, _)| k.clone())
+            {
+                self.entries.remove(&k);
+            }
+        }
+        let private = result.get("cacheScope").and_then(Value::as_str) != Some("public");
+        self.entries.insert(
+            key,
+            Entry { value: result.clone(), expires_at: now.saturating_add(ttl), private },
+        );
+    }
+
+    /// Drops every entry of `method` (a list-changed notification invalidates its list).
+    pub fn invalidate_method(&mut self, method: &str) {
+        let prefix = format!("{method}\u{0}");
+        self.entries.retain(|k, _| !k.starts_with(&prefix));
+    }
+
+    /// Drops the cached `resources/read` of `uri`.
+    pub fn invalidate_resource(&mut self, uri: &str) {
+        let mut params = Map::new();
+        params.insert("uri".into(), Value::from(uri));
+        if let Some(k) = key("resources/read", &params) {
+            self.entries.remove(&k);
+        }
+    }
+
+    /// Drops private entries: the authorization context changed, and "private" results MUST NOT
+    /// be shared across authorization contexts.
+    pub fn drop_private(&mut self) {
+        self.entries.retain(|_, e| !e.private);
+    }
+}

@@ -1,0 +1,189 @@
+//! The session layer's error enum.
+
+use serde_json::Value;
+use std::fmt;
+
+use crate::proto::headers::HeaderError;
+use crate::proto::jsonrpc::JsonRpcError;
+use crate::proto::sse::SseError;
+
+/// Errors of the MCP session layer. Clonable and comparable; carries no runtime types.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ProtocolError {
+    /// The server answered with a JSON-RPC error.
+    Rpc {
+        /// The code.
+        code: i64,
+        /// The message.
+        message: String,
+        /// The data member, when present.
+        data: Option<Value>,
+    },
+    /// The server answered with an HTTP error status and no JSON-RPC error.
+    HttpStatus {
+        /// The status.
+        status: u16,
+        /// The start of the body (at most 4 KiB).
+        body: String,
+    },
+    /// 401 or 403: the server wants (other) credentials.
+    Unauthorized {
+        /// The status (401 or 403).
+        status: u16,
+        /// The `WWW-Authenticate` header, when readable.
+        www_authenticate: Option<String>,
+    },
+    /// The request took too long.
+    Timeout {
+        /// The limit that fired, in milliseconds.
+        after_ms: u64,
+        /// Whether the hard total limit fired (rather than the inactivity limit).
+        total: bool,
+    },
+    /// The caller cancelled.
+    Cancelled,
+    /// No response: the transport failed.
+    Network(String),
+    /// The browser blocked the exchange by CORS.
+    Cors(String),
+    /// The response stream ended or broke before the response.
+    StreamDropped {
+        /// How many times the request was re-issued or resumed before giving up.
+        attempts: u32,
+    },
+    /// A message could not be decoded.
+    InvalidMessage(JsonRpcError),
+    /// The event stream could not be decoded.
+    Sse(SseError),
+    /// A JSON body was larger than the configured limit.
+    BodyTooLarge {
+        /// The limit.
+        limit: usize,
+    },
+    /// A success response with a content type the client cannot read.
+    UnexpectedContentType(String),
+    /// A result did not have the shape the method requires.
+    InvalidResult(String),
+    /// No protocol version both sides support.
+    UnsupportedProtocolVersion {
+        /// What the client asked for.
+        requested: String,
+        /// What the server offered.
+        supported: Vec<String>,
+    },
+    /// The server speaks only the deprecated 2024-11-05 HTTP+SSE transport, which this client
+    /// does not implement (MCP 2026-07-28 `basic/transports/streamable-http` "Backward
+    /// Compatibility").
+    LegacyHttpSseServer {
+        /// The `endpoint` event's data.
+        endpoint: String,
+    },
+    /// The operation needs a connected session.
+    NotConnected,
+    /// The session was closed.
+    Closed,
+    /// The tool was rejected from `tools/list` (invalid `x-mcp-header`).
+    ToolRejected {
+        /// The tool.
+        name: String,
+        /// The reason.
+        reason: HeaderError,
+    },
+    /// The server asked for input more often than `max_input_rounds` allows.
+    TooManyInputRounds(u32),
+    /// A result type this client does not handle (e.g. `task` without the tasks extension).
+    UnsupportedResultType(String),
+    /// The server's session id contains characters outside visible ASCII.
+    InvalidSessionId,
+    /// The input id is unknown or already answered.
+    UnknownInput,
+    /// The configuration is inconsistent.
+    InvalidConfig(String),
+}
+
+impl ProtocolError {
+    /// A stable machine-readable code, as the JS surface exposes it.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ProtocolError::Rpc { .. } => "RPC",
+            ProtocolError::HttpStatus { .. } => "HTTP_STATUS",
+            ProtocolError::Unauthorized { .. } => "UNAUTHORIZED",
+            ProtocolError::Timeout { .. } => "TIMEOUT",
+            ProtocolError::Cancelled => "ABORTED",
+            ProtocolError::Network(_) => "NETWORK",
+            ProtocolError::Cors(_) => "CORS",
+            ProtocolError::StreamDropped { .. } => "STREAM_DROPPED",
+            ProtocolError::LegacyHttpSseServer { .. } => "LEGACY_TRANSPORT",
+            ProtocolError::UnsupportedProtocolVersion { .. } => "UNSUPPORTED_VERSION",
+            ProtocolError::NotConnected => "NOT_CONNECTED",
+            ProtocolError::Closed => "CLOSED",
+            ProtocolError::ToolRejected { .. } => "TOOL_REJECTED",
+            ProtocolError::InvalidConfig(_) => "CONFIG",
+            _ => "PROTOCOL",
+        }
+    }
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProtocolError::Rpc { code, message, .. } => write!(f, "server error {code}: {message}"),
+            ProtocolError::HttpStatus { status, body } if body.is_empty() => {
+                write!(f, "HTTP {status}")
+            }
+            ProtocolError::HttpStatus { status, body } => write!(f, "HTTP {status}: {body}"),
+            ProtocolError::Unauthorized { status, www_authenticate } => match www_authenticate {
+                Some(w) => write!(f, "HTTP {status}: authorization required ({w})"),
+                None => write!(f, "HTTP {status}: authorization required"),
+            },
+            ProtocolError::Timeout { after_ms, total: false } => {
+                write!(f, "no response or progress within {after_ms} ms")
+            }
+            ProtocolError::Timeout { after_ms, total: true } => {
+                write!(f, "request exceeded its maximum total time of {after_ms} ms")
+            }
+            ProtocolError::Cancelled => f.write_str("request cancelled"),
+            ProtocolError::Network(m) => write!(f, "network error: {m}"),
+            ProtocolError::Cors(m) => write!(f, "blocked by CORS: {m}"),
+            ProtocolError::StreamDropped { attempts } => {
+                write!(f, "response stream ended before the response (after {attempts} retries)")
+            }
+            ProtocolError::InvalidMessage(e) => write!(f, "invalid JSON-RPC message: {e}"),
+            ProtocolError::Sse(e) => write!(f, "invalid event stream: {e:?}"),
+            ProtocolError::BodyTooLarge { limit } => {
+                write!(f, "response body exceeds the {limit}-byte limit")
+            }
+            ProtocolError::UnexpectedContentType(c) => {
+                write!(f, "unexpected response content type {c:?}")
+            }
+            ProtocolError::InvalidResult(m) => write!(f, "invalid result: {m}"),
+            ProtocolError::UnsupportedProtocolVersion { requested, supported } => write!(
+                f,
+                "no common protocol version: asked for {requested}, server supports [{}]",
+                supported.join(", ")
+            ),
+            ProtocolError::LegacyHttpSseServer { endpoint } => write!(
+                f,
+                "this server speaks only the deprecated 2024-11-05 HTTP+SSE transport (endpoint \
+                 event: {endpoint:?}); mcp-edge supports Streamable HTTP only"
+            ),
+            ProtocolError::NotConnected => f.write_str("not connected"),
+            ProtocolError::Closed => f.write_str("session closed"),
+            ProtocolError::ToolRejected { name, reason } => {
+                write!(f, "tool {name:?} was rejected: invalid x-mcp-header ({reason:?})")
+            }
+            ProtocolError::TooManyInputRounds(n) => {
+                write!(f, "server asked for input more than {n} times")
+            }
+            ProtocolError::UnsupportedResultType(t) => write!(f, "unsupported resultType {t:?}"),
+            ProtocolError::InvalidSessionId => {
+                f.write_str("server sent an Mcp-Session-Id with characters outside visible ASCII")
+            }
+            ProtocolError::UnknownInput => f.write_str("unknown or already answered input"),
+            ProtocolError::InvalidConfig(m) => write!(f, "invalid configuration: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ProtocolError {}

@@ -1,0 +1,641 @@
+//! Requests, paged lists, subscriptions, MRTR rounds, cancellation: the flows every era shares.
+
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashSet};
+
+use super::cache;
+use super::exchange::{Exchange, Failure, Purpose};
+use super::{
+    Era, Event, InputId, InputRound, InputSlot, ListKind, ListState, OpId, OpKind, Phase,
+    ProtocolError, RequestOptions, RequestState, Session,
+};
+use crate::proto::headers;
+use crate::proto::http::{mime, names, HttpRequest, Method};
+use crate::proto::jsonrpc::{codes, ErrorObject, Message, Notification, Request, Response};
+
+/// Methods that may answer `input_required` (MCP 2026-07-28 `basic/patterns/mrtr`
+/// "Supported Requests").
+const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+
+fn params_map(params: Value) -> Result<Map<String, Value>, ProtocolError> {
+    match params {
+        Value::Object(m) => Ok(m),
+        Value::Null => Ok(Map::new()),
+        _ => Err(ProtocolError::InvalidConfig("request params must be a JSON object".into())),
+    }
+}
+
+impl Session {
+    // ---- commands ----------------------------------------------------------------------------
+
+    /// Sends a request (`tools/call`, `resources/read`, `prompts/get`, `completion/complete`,
+    /// `ping`, ...). Completes with the final result: MRTR rounds, session re-initialization,
+    /// header and version retries happen inside.
+    pub fn request(&mut self, method: &str, params: Value, opts: RequestOptions, now: u64) -> OpId {
+        let state = params_map(params).map(|params| RequestState {
+            method: method.to_string(),
+            params,
+            round: None,
+            rounds: 0,
+        });
+        match state {
+            Ok(st) => {
+                let id = self.new_op(OpKind::Request(st), &opts, false, now);
+                self.start(id, now);
+                id
+            }
+            Err(e) => self.fail_now(e, now),
+        }
+    }
+
+    /// Fetches every page of a list (MCP `server/utilities/pagination`), following `nextCursor`
+    /// with a repeated-cursor guard and the `max_pages` cap. Completes with `{<field>: [...]}`.
+    /// 2026-era pages are served from the cache while their `ttlMs` lasts.
+    pub fn list_all(&mut self, kind: ListKind, opts: RequestOptions, now: u64) -> OpId {
+        let st = ListState { kind, items: Vec::new(), cursor: None, seen: HashSet::new(), pages: 0 };
+        let id = self.new_op(OpKind::List(st), &opts, false, now);
+        self.start(id, now);
+        id
+    }
+
+    /// 2026 era: opens a `subscriptions/listen` stream with `filter` (MCP 2026-07-28
+    /// `basic/patterns/subscriptions`); its notifications arrive as [`Event::Notification`]. A
+    /// dropped stream is re-opened within the reconnect budget. 2025 era: the GET stream serves
+    /// this purpose; the op completes at once.
+    pub fn listen(&mut self, filter: Value, now: u64) -> OpId {
+        let id = self.new_op(OpKind::Listen { filter }, &RequestOptions::default(), false, now);
+        self.start(id, now);
+        id
+    }
+
+    /// Cancels an operation. 2026 era: the response stream is closed, which is the cancellation
+    /// (MCP 2026-07-28 `basic/patterns/cancellation`); 2025 era: also `notifications/cancelled`.
+    pub fn cancel(&mut self, op: OpId, now: u64) {
+        let Some(o) = self.ops.get(&op) else { return };
+        let rpc = o.rpc.clone();
+        let initializing = matches!(o.kind, OpKind::Connect { .. });
+        if let (Some(rid), Some(Era::Legacy), false) = (rpc, self.era, initializing) {
+            let params = serde_json::json!({"requestId": rid.to_value(), "reason": "cancelled by the client"});
+            self.send_notification("notifications/cancelled", params, None);
+        }
+        self.finish(op, Err(ProtocolError::Cancelled), now);
+    }
+
+    /// Answers an input the server asked for ([`Event::InputRequest`]). `Ok` carries the result
+    /// object (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`); `Err` a JSON-RPC error
+    /// (2025 era; in an MRTR round an error is sent as `{"error": ...}` under its key).
+    pub fn answer_input(&mut self, input: InputId, answer: Result<Value, ErrorObject>, now: u64) -> Result<(), ProtocolError> {
+        let slot = self.inputs.remove(&input).ok_or(ProtocolError::UnknownInput)?;
+        match slot {
+            InputSlot::ServerRequest { id } => {
+                let msg = match answer {
+                    Ok(result) => Message::Response(Response { id, result, extra: Map::new() }),
+                    Err(error) => Message::Error(crate::proto::jsonrpc::ErrorResponse {
+                        id: Some(id),
+                        error,
+                        extra: Map::new(),
+                    }),
+                };
+                let req = self.post(&msg, None);
+                self.new_exchange(Exchange::new(Purpose::Reply), req);
+            }
+            InputSlot::Round { op, key } => {
+                let value = answer.unwrap_or_else(|e| serde_json::json!({"error": e.to_value()}));
+                let ready = match self.ops.get_mut(&op).map(|o| &mut o.kind) {
+                    Some(OpKind::Request(RequestState { round: Some(r), .. })) => {
+                        r.pending.remove(&key);
+                        r.answers.insert(key, value);
+                        r.pending.is_empty()
+                    }
+                    _ => false,
+                };
+                if ready {
+                    if let Some(o) = self.ops.get_mut(&op) {
+                        o.activity = now;
+                    }
+                    self.drive(op, now);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---- driving -----------------------------------------------------------------------------
+
+    /// Starts a new op: now if connected, after the connect (or re-initialization) otherwise.
+    fn start(&mut self, id: OpId, now: u64) {
+        match self.phase {
+            Phase::Connected => self.drive(id, now),
+            Phase::Connecting(c) | Phase::Reinitializing(c) => self.wait_for(id, c),
+            Phase::Idle => self.finish(id, Err(ProtocolError::NotConnected), now),
+            Phase::Closed => self.finish(id, Err(ProtocolError::Closed), now),
+        }
+    }
+
+    fn fail_now(&mut self, e: ProtocolError, now: u64) -> OpId {
+        let id = self.new_op(OpKind::Close, &RequestOptions::default(), false, now);
+        self.finish(id, Err(e), now);
+        id
+    }
+
+    /// (Re)sends what `op` needs next.
+    pub(super) fn drive(&mut self, op: OpId, now: u64) {
+        let Some(o) = self.ops.get(&op) else { return };
+        match &o.kind {
+            OpKind::Connect { .. } => self.drive_connect(op, now),
+            OpKind::Close => self.drive_close(op, now),
+            OpKind::Listen { filter, .. } => {
+                if self.era == Some(Era::Legacy) {
+                    if self.get_stream.is_none() && self.cfg.open_get_stream {
+                        self.start_get_stream(now);
+                    }
+                    self.finish(op, Ok(Value::Null), now);
+                    return;
+                }
+                let mut params = Map::new();
+                params.insert("notifications".into(), filter.clone());
+                self.send_rpc(op, "subscriptions/listen", params, now);
+            }
+            OpKind::List(st) => {
+                let method = st.kind.method();
+                let mut params = Map::new();
+                if let Some(c) = &st.cursor {
+                    params.insert("cursor".into(), Value::from(c.clone()));
+                }
+                if let Some(hit) = self.cached(method, &params, now) {
+                    return self.list_page(op, hit, now);
+                }
+                self.send_rpc(op, method, params, now);
+            }
+            OpKind::Request(st) => {
+                let method = st.method.clone();
+                let mut params = st.params.clone();
+                if let Some(r) = &st.round {
+                    params.insert("inputResponses".into(), Value::Object(r.answers.clone()));
+                    if let Some(s) = &r.request_state {
+                        params.insert("requestState".into(), s.clone());
+                    }
+                }
+                if self.era == Some(Era::Modern) && method == "tools/call" {
+                    let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+                    if let Some(reason) = self.rejected_tools.get(&name) {
+                        let e = ProtocolError::ToolRejected { name, reason: reason.clone() };
+                        return self.finish(op, Err(e), now);
+                    }
+                    if !self.tools_listed {
+                        // The Mcp-Param-* headers come from the tool's inputSchema: list first.
+                        let lister = self.internal_list_tools(now);
+                        return self.wait_for(op, lister);
+                    }
+                }
+                if let Some(hit) = self.cached(&method, &params, now) {
+                    return self.finish(op, Ok(hit), now);
+                }
+                self.send_rpc(op, &method, params, now);
+            }
+        }
+    }
+
+    fn cached(&self, method: &str, params: &Map<String, Value>, now: u64) -> Option<Value> {
+        if self.era != Some(Era::Modern) {
+            return None;
+        }
+        cache::key(method, params).and_then(|k| self.cache.get(&k, now).cloned())
+    }
+
+    pub(super) fn internal_list_tools(&mut self, now: u64) -> OpId {
+        let st = ListState {
+            kind: ListKind::Tools,
+            items: Vec::new(),
+            cursor: None,
+            seen: HashSet::new(),
+            pages: 0,
+        };
+        let id = self.new_op(OpKind::List(st), &RequestOptions::default(), true, now);
+        self.drive(id, now);
+        id
+    }
+
+    /// Sends `method` for `op` with a fresh JSON-RPC id.
+    pub(super) fn send_rpc(&mut self, op: OpId, method: &str, mut params: Map<String, Value>, now: u64) {
+        let Some(o) = self.ops.get_mut(&op) else { return };
+        if let Some(token) = o.progress_token {
+            let meta = params.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(m) = meta {
+                m.insert("progressToken".into(), Value::from(token));
+            }
+        }
+        o.activity = now;
+        let old_rpc = o.rpc.take();
+        let old_ex = o.exchange.take();
+        if let Some(r) = old_rpc {
+            self.pending.remove(&r);
+        }
+        if let Some(x) = old_ex {
+            self.abort_exchange(x);
+        }
+        let rid = self.next_rpc_id();
+        let msg = Message::Request(Request::new(rid.clone(), method, Some(Value::Object(params))));
+        let req = self.post(&msg, Some(op));
+        let ex = self.new_exchange(Exchange::new(Purpose::Rpc { op, id: rid.clone() }), req);
+        self.pending.insert(rid.clone(), op);
+        if let Some(o) = self.ops.get_mut(&op) {
+            o.rpc = Some(rid);
+            o.exchange = Some(ex);
+            o.resume_from = None;
+        }
+    }
+
+    /// Sends a notification; `op` (if any) waits for its 202.
+    pub(super) fn send_notification(&mut self, method: &str, params: Value, op: Option<OpId>) {
+        let msg = Message::Notification(Notification::new(method, Some(params)));
+        let req = self.post(&msg, None);
+        self.new_exchange(Exchange::new(Purpose::Notify { op }), req);
+    }
+
+    /// Builds the POST for `msg` with the headers of the era in use.
+    pub(super) fn post(&self, msg: &Message, for_op: Option<OpId>) -> HttpRequest {
+        let mut headers: Vec<(String, String)> = vec![
+            (names::CONTENT_TYPE.into(), mime::JSON.into()),
+            (names::ACCEPT.into(), mime::ACCEPT_POST.into()),
+        ];
+        let mut msg = msg.clone();
+        let connect_step = for_op.and_then(|op| match self.ops.get(&op).map(|o| &o.kind) {
+            Some(OpKind::Connect { step, version, .. }) => Some((*step, version.clone())),
+            _ => None,
+        });
+        let modern = match connect_step {
+            Some((super::ConnectStep::Discover, _)) => true,
+            Some(_) => false,
+            None => self.era == Some(Era::Modern),
+        };
+        if modern {
+            let version = connect_step.map(|(_, v)| v).unwrap_or_else(|| self.version.clone());
+            if let Message::Request(r) = &mut msg {
+                self.add_modern_meta(r, &version);
+                headers.push((names::MCP_PROTOCOL_VERSION.into(), version));
+                headers.extend(headers::standard_headers(&r.method, r.params.as_ref()));
+                if r.method == "tools/call" {
+                    let name = r.params.as_ref().and_then(|p| p.get("name")).and_then(Value::as_str);
+                    let args = r.params.as_ref().and_then(|p| p.get("arguments"));
+                    if let (Some(spec), Some(args)) = (name.and_then(|n| self.tool_headers.get(n)), args) {
+                        headers.extend(headers::param_header_values(spec, args));
+                    }
+                }
+            }
+        } else {
+            let initializing = matches!(connect_step, Some((super::ConnectStep::Initialize, _)));
+            if !initializing {
+                headers.push((names::MCP_PROTOCOL_VERSION.into(), self.version.clone()));
+                if let Some(sid) = &self.session_id {
+                    headers.push((names::MCP_SESSION_ID.into(), sid.clone()));
+                }
+            }
+        }
+        self.add_user_headers(&mut headers);
+        HttpRequest { method: Method::Post, url: self.cfg.endpoint.clone(), headers, body: Some(msg.to_json()) }
+    }
+
+    pub(super) fn add_user_headers(&self, headers: &mut Vec<(String, String)>) {
+        for (k, v) in &self.cfg.headers {
+            let k = k.to_ascii_lowercase();
+            if !headers.iter().any(|(h, _)| *h == k) {
+                headers.push((k, v.clone()));
+            }
+        }
+    }
+
+    /// Puts the 2026-07-28 request metadata into `params._meta` (MCP 2026-07-28 `basic/index`
+    /// "_meta"; `basic/versioning`), keeping what the caller put there.
+    fn add_modern_meta(&self, r: &mut Request, version: &str) {
+        let params = r.params.get_or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(p) = params {
+            let meta = p.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(m) = meta {
+                m.insert(super::META_PROTOCOL_VERSION.into(), Value::from(version));
+                m.insert(super::META_CLIENT_CAPABILITIES.into(), self.cfg.capabilities.clone());
+                m.insert(super::META_CLIENT_INFO.into(), self.cfg.client_info.clone());
+            }
+        }
+    }
+
+    // ---- results -----------------------------------------------------------------------------
+
+    pub(super) fn op_result(&mut self, op: OpId, result: Value, now: u64) {
+        let Some(o) = self.ops.get_mut(&op) else { return };
+        o.attempts = 0;
+        match &o.kind {
+            OpKind::Connect { .. } => self.connect_result(op, result, now),
+            OpKind::Request(_) => self.request_result(op, result, now),
+            OpKind::List(_) => self.list_page(op, result, now),
+            OpKind::Listen { .. } | OpKind::Close => self.finish(op, Ok(result), now),
+        }
+    }
+
+    fn request_result(&mut self, op: OpId, mut result: Value, now: u64) {
+        let Some(OpKind::Request(st)) = self.ops.get(&op).map(|o| &o.kind) else { return };
+        let method = st.method.clone();
+        let sent_params = st.params.clone();
+        let had_round = st.round.is_some();
+        let result_type = result.get("resultType").and_then(Value::as_str).unwrap_or("complete").to_string();
+        match result_type.as_str() {
+            "complete" => {
+                if method == "tools/list" && self.era == Some(Era::Modern) {
+                    self.filter_tools(&mut result);
+                }
+                if !had_round && self.era == Some(Era::Modern) {
+                    if let Some(k) = cache::key(&method, &sent_params) {
+                        self.cache.put(k, &result, now);
+                    }
+                }
+                self.finish(op, Ok(result), now)
+            }
+            "input_required" if MRTR_METHODS.contains(&method.as_str()) => self.input_round(op, result, now),
+            other => {
+                let e = ProtocolError::UnsupportedResultType(other.to_string());
+                self.finish(op, Err(e), now)
+            }
+        }
+    }
+
+    /// One MRTR round (MCP 2026-07-28 `basic/patterns/mrtr` "Client Requirements"): surface every
+    /// input request, then re-send with `inputResponses` and the exact `requestState`.
+    fn input_round(&mut self, op: OpId, result: Value, now: u64) {
+        let max = self.cfg.max_input_rounds;
+        let requests = match result.get("inputRequests") {
+            Some(Value::Object(m)) => m.clone(),
+            None | Some(Value::Null) => Map::new(),
+            Some(_) => {
+                let e = ProtocolError::InvalidResult("inputRequests must be an object".into());
+                return self.finish(op, Err(e), now);
+            }
+        };
+        let request_state = result.get("requestState").cloned();
+        let mut keys = BTreeMap::new();
+        let mut events = Vec::new();
+        for (key, req) in requests {
+            let method = req.get("method").and_then(Value::as_str).unwrap_or_default().to_string();
+            if !matches!(method.as_str(), "elicitation/create" | "sampling/createMessage" | "roots/list") {
+                let e = ProtocolError::InvalidResult(format!("input request {key:?} has unsupported method {method:?}"));
+                return self.finish(op, Err(e), now);
+            }
+            let input = InputId(self.next_input);
+            self.next_input += 1;
+            keys.insert(key.clone(), input);
+            self.inputs.insert(input, InputSlot::Round { op, key });
+            let params = req.get("params").cloned().unwrap_or(Value::Object(Map::new()));
+            events.push(Event::InputRequest { input, op: Some(op), method, params });
+        }
+        let Some(OpKind::Request(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else { return };
+        st.rounds += 1;
+        if st.rounds > max {
+            return self.finish(op, Err(ProtocolError::TooManyInputRounds(max)), now);
+        }
+        let nothing_asked = keys.is_empty();
+        st.round = Some(InputRound { request_state, pending: keys, answers: Map::new() });
+        self.events.extend(events);
+        if nothing_asked {
+            // No inputRequests: the client MAY retry at once.
+            self.drive(op, now);
+        }
+    }
+
+    fn list_page(&mut self, op: OpId, mut page: Value, now: u64) {
+        let max_pages = self.cfg.max_pages;
+        let modern = self.era == Some(Era::Modern);
+        let Some(OpKind::List(st)) = self.ops.get(&op).map(|o| &o.kind) else { return };
+        let kind = st.kind;
+        let mut params = Map::new();
+        if let Some(c) = &st.cursor {
+            params.insert("cursor".into(), Value::from(c.clone()));
+        }
+        if modern && kind == ListKind::Tools {
+            self.filter_tools(&mut page);
+        }
+        if modern {
+            if let Some(k) = cache::key(kind.method(), &params) {
+                if self.cache.get(&k, now).is_none() {
+                    self.cache.put(k, &page, now);
+                }
+            }
+        }
+        let items = match page.get(kind.field()) {
+            Some(Value::Array(a)) => a.clone(),
+            _ => {
+                let e = ProtocolError::InvalidResult(format!("{} result has no {} array", kind.method(), kind.field()));
+                return self.finish(op, Err(e), now);
+            }
+        };
+        let next = match page.get("nextCursor") {
+            Some(Value::String(c)) => Some(c.clone()),
+            _ => None,
+        };
+        let mut diagnostic = None;
+        let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else { return };
+        st.items.extend(items);
+        st.pages += 1;
+        let more = match next {
+            Some(c) if st.seen.contains(&c) => {
+                diagnostic = Some(format!(
+                    "{}: the server repeated cursor {c:?}; stopped after {} pages",
+                    kind.method(),
+                    st.pages
+                ));
+                false
+            }
+            Some(_) if st.pages >= max_pages => {
+                diagnostic = Some(format!("{}: stopped at the {max_pages}-page limit", kind.method()));
+                false
+            }
+            Some(c) => {
+                st.seen.insert(c.clone());
+                st.cursor = Some(c);
+                true
+            }
+            None => false,
+        };
+        if let Some(message) = diagnostic {
+            self.events.push_back(Event::Diagnostic { message });
+        }
+        if more {
+            return self.drive(op, now);
+        }
+        let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else { return };
+        let mut out = Map::new();
+        out.insert(kind.field().into(), Value::Array(std::mem::take(&mut st.items)));
+        if kind == ListKind::Tools {
+            self.tools_listed = true;
+        }
+        self.finish(op, Ok(Value::Object(out)), now)
+    }
+
+    /// Drops tools whose `x-mcp-header` annotations are invalid and records the valid ones'
+    /// `Mcp-Param-*` designations (MCP 2026-07-28 `basic/transports/streamable-http`).
+    fn filter_tools(&mut self, page: &mut Value) {
+        let Some(Value::Array(tools)) = page.get_mut("tools") else { return };
+        let mut kept = Vec::with_capacity(tools.len());
+        for tool in tools.drain(..) {
+            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+            let schema = tool.get("inputSchema").cloned().unwrap_or(Value::Null);
+            match headers::param_headers(&schema) {
+                Ok(spec) => {
+                    self.rejected_tools.remove(&name);
+                    if spec.is_empty() {
+                        self.tool_headers.remove(&name);
+                    } else {
+                        self.tool_headers.insert(name, spec);
+                    }
+                    kept.push(tool);
+                }
+                Err(reason) => {
+                    self.events.push_back(Event::ToolRejected { name: name.clone(), reason: format!("{reason:?}") });
+                    self.tool_headers.remove(&name);
+                    self.rejected_tools.insert(name, reason);
+                }
+            }
+        }
+        *tools = kept;
+    }
+
+    // ---- failures ----------------------------------------------------------------------------
+
+    pub(super) fn op_failed(&mut self, op: OpId, failure: Failure, now: u64) {
+        let Some(o) = self.ops.get(&op) else { return };
+        match &o.kind {
+            OpKind::Connect { .. } => self.connect_failed(op, failure, now),
+            OpKind::Close => self.finish(op, Ok(Value::Null), now),
+            _ => self.request_failed(op, failure, now),
+        }
+    }
+
+    fn request_failed(&mut self, op: OpId, failure: Failure, now: u64) {
+        let era = self.era;
+        let reissue_budget = self.cfg.max_reissues;
+        let policy = self.cfg.reconnect;
+        let has_session = self.session_id.is_some();
+        let Some(o) = self.ops.get_mut(&op) else { return };
+        let method = match &o.kind {
+            OpKind::Request(st) => st.method.clone(),
+            OpKind::List(st) => st.kind.method().to_string(),
+            _ => String::new(),
+        };
+        let is_listen = matches!(o.kind, OpKind::Listen { .. });
+        match &failure {
+            // -32020: re-list tools, then retry once with the headers the new schema designates.
+            Failure::Rpc { error, .. }
+                if era == Some(Era::Modern) && error.code == codes::HEADER_MISMATCH && method == "tools/call" && !o.header_retry_used =>
+            {
+                o.header_retry_used = true;
+                self.cache.invalidate_method("tools/list");
+                self.tools_listed = false;
+                let lister = self.internal_list_tools(now);
+                self.wait_for(op, lister);
+            }
+            // -32022: retry once with a mutually supported modern version.
+            Failure::Rpc { error, .. }
+                if era == Some(Era::Modern) && error.code == codes::UNSUPPORTED_PROTOCOL_VERSION && !o.version_retry_used =>
+            {
+                o.version_retry_used = true;
+                let supported = supported_versions(error.data.as_ref());
+                if let Some(v) = supported.iter().find(|v| v.as_str() == super::MODERN_VERSION && **v != self.version) {
+                    self.version = v.clone();
+                    self.drive(op, now);
+                } else {
+                    let e = ProtocolError::UnsupportedProtocolVersion { requested: self.version.clone(), supported };
+                    self.finish(op, Err(e), now);
+                }
+            }
+            // 2025 era: 404 on a session request = the session is gone: new session, replay once.
+            Failure::Http { status: 404, .. } | Failure::Rpc { status: 404, .. }
+                if era == Some(Era::Legacy) && has_session && !o.session_retry_used =>
+            {
+                o.session_retry_used = true;
+                self.session_expired(Some(op), now);
+            }
+            Failure::Dropped { resume_from, retry_ms } => match era {
+                // 2025 era: resume by GET with Last-Event-ID after the server's `retry` delay.
+                Some(Era::Legacy) if resume_from.is_some() && o.attempts < policy.max_attempts && !is_listen => {
+                    o.attempts += 1;
+                    let delay = retry_ms.unwrap_or(policy.initial_delay_ms).min(policy.max_delay_ms);
+                    o.wake_at = Some(now + delay);
+                }
+                // 2026: a broken stream loses the request; re-issue with a new id.
+                Some(Era::Modern) if !is_listen && o.attempts < reissue_budget => {
+                    o.attempts += 1;
+                    self.drive(op, now);
+                }
+                // A listen stream that drops without its graceful result MAY be re-opened.
+                Some(Era::Modern) if is_listen && o.attempts < policy.max_attempts => {
+                    o.attempts += 1;
+                    let exp = policy.initial_delay_ms.saturating_mul(1 << (o.attempts - 1).min(16));
+                    let delay = self.jitter(exp.min(policy.max_delay_ms));
+                    if let Some(o) = self.ops.get_mut(&op) {
+                        o.wake_at = Some(now + delay);
+                    }
+                }
+                _ => {
+                    let attempts = o.attempts;
+                    self.finish(op, Err(failure.into_error(attempts)), now)
+                }
+            },
+            _ => {
+                let attempts = o.attempts;
+                self.finish(op, Err(failure.into_error(attempts)), now)
+            }
+        }
+    }
+
+    /// A timer of `op` fired.
+    pub(super) fn wake(&mut self, op: OpId, now: u64) {
+        let Some(o) = self.ops.get(&op) else { return };
+        if matches!(o.kind, OpKind::Listen { .. }) || self.era != Some(Era::Legacy) {
+            return self.drive(op, now);
+        }
+        let Some(from) = o.resume_from.clone() else { return self.drive(op, now) };
+        let mut headers = vec![(names::ACCEPT.to_string(), mime::EVENT_STREAM.to_string())];
+        headers.push((names::LAST_EVENT_ID.into(), from));
+        self.legacy_headers(&mut headers);
+        let req = HttpRequest { method: Method::Get, url: self.cfg.endpoint.clone(), headers, body: None };
+        let ex = self.new_exchange(Exchange::new(Purpose::Resume { op }), req);
+        if let Some(o) = self.ops.get_mut(&op) {
+            o.exchange = Some(ex);
+            o.activity = now;
+        }
+    }
+}
+
+/// The `supported` list of an `UnsupportedProtocolVersionError`'s data.
+pub(super) fn supported_versions(data: Option<&Value>) -> Vec<String> {
+    data.and_then(|d| d.get("supported"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// Whether an error identifies a modern (2026-07-28+) server (MCP 2026-07-28
+/// `basic/versioning` "Backward Compatibility with Initialization-Based Versions").
+pub(super) fn is_modern_error(error: &ErrorObject, status: u16) -> bool {
+    match error.code {
+        codes::UNSUPPORTED_PROTOCOL_VERSION => !supported_versions(error.data.as_ref()).is_empty(),
+        codes::HEADER_MISMATCH | codes::MISSING_REQUIRED_CLIENT_CAPABILITY => true,
+        _ => {
+            let _ = status;
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modern_errors_are_recognised() {
+        let e = |code, data| ErrorObject { code, message: String::new(), data };
+        assert!(is_modern_error(&e(-32022, Some(serde_json::json!({"supported": ["2026-07-28"]}))), 400));
+        assert!(!is_modern_error(&e(-32022, None), 400));
+        assert!(is_modern_error(&e(-32020, None), 400));
+        assert!(!is_modern_error(&e(-32600, None), 400));
+        assert!(!is_modern_error(&e(-32000, None), 400));
+    }
+}

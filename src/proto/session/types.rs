@@ -1,0 +1,303 @@
+//! Identifiers, configuration, events and commands of the session.
+
+use serde_json::{json, Value};
+
+use super::error::ProtocolError;
+use crate::proto::http::HttpRequest;
+use crate::proto::sse::DecoderConfig;
+
+/// The modern (per-request metadata) protocol version (MCP 2026-07-28 `basic/versioning`).
+pub const MODERN_VERSION: &str = "2026-07-28";
+/// Legacy (initialize-based) versions this client speaks, newest first.
+pub const LEGACY_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+/// `_meta` key carrying the protocol version on every 2026-07-28 request.
+pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key carrying the client capabilities on every 2026-07-28 request.
+pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key carrying the client info on every 2026-07-28 request.
+pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+/// `_meta` key carrying the server info on 2026-07-28 results.
+pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+/// `_meta` key carrying the subscription id on `subscriptions/listen` streams.
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// Which protocol era a server speaks (MCP 2026-07-28 `basic/versioning` "Terminology").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Era {
+    /// 2026-07-28 and later: stateless, `_meta` on every request.
+    Modern,
+    /// 2025-03-26 .. 2025-11-25: `initialize`, sessions, GET stream.
+    Legacy,
+}
+
+/// What the client asks for at connect time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProtocolChoice {
+    /// Try 2026-07-28, fall back to `initialize` per the spec's backward-compatibility rules.
+    Auto,
+    /// Exactly this version (modern or legacy); no fallback.
+    Exact(String),
+}
+
+/// Bounds of the 2025-era stream reconnection and resumption loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReconnectPolicy {
+    /// Delay before the first reconnect when the server sent no `retry` field.
+    pub initial_delay_ms: u64,
+    /// Upper bound of any delay (a server's `retry` included).
+    pub max_delay_ms: u64,
+    /// Consecutive attempts that deliver no event before the stream is given up.
+    pub max_attempts: u32,
+}
+
+impl Default for ReconnectPolicy {
+    fn default() -> Self {
+        Self { initial_delay_ms: 1_000, max_delay_ms: 30_000, max_attempts: 5 }
+    }
+}
+
+/// Everything the session needs to know up front.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    /// The MCP endpoint URL.
+    pub endpoint: String,
+    /// Version selection.
+    pub protocol: ProtocolChoice,
+    /// The era detected earlier for this origin, if the host cached it (MCP 2026-07-28
+    /// `basic/versioning`: "Clients SHOULD cache the result for the lifetime of the ... origin").
+    pub known_era: Option<Era>,
+    /// `Implementation` object sent as client info.
+    pub client_info: Value,
+    /// Client capabilities object.
+    pub capabilities: Value,
+    /// Extra headers sent on every request (e.g. `authorization`).
+    pub headers: Vec<(String, String)>,
+    /// Per-request timeout; reset by progress notifications. `None` = no limit.
+    pub request_timeout_ms: Option<u64>,
+    /// Hard limit per request, progress or not. Must be >= `request_timeout_ms` when both are set.
+    pub max_total_timeout_ms: Option<u64>,
+    /// Most pages one list operation follows.
+    pub max_pages: usize,
+    /// Most `input_required` rounds one request may take (MRTR).
+    pub max_input_rounds: u32,
+    /// How often a 2026-era request whose stream broke is re-issued with a new id.
+    pub max_reissues: u32,
+    /// 2025 era: open the optional GET stream after initialization.
+    pub open_get_stream: bool,
+    /// 2025-era reconnection bounds (GET stream and POST-stream resumption).
+    pub reconnect: ReconnectPolicy,
+    /// SSE decoder limits.
+    pub sse: DecoderConfig,
+    /// Largest JSON body accepted.
+    pub max_json_bytes: usize,
+    /// Seed of the jitter generator (the core draws no randomness of its own).
+    pub jitter_seed: u64,
+}
+
+impl SessionConfig {
+    /// A configuration with the defaults for `endpoint`.
+    pub fn new(endpoint: impl Into<String>) -> Self {
+        Self {
+            endpoint: endpoint.into(),
+            protocol: ProtocolChoice::Auto,
+            known_era: None,
+            client_info: json!({"name": "mcp-edge", "version": env!("CARGO_PKG_VERSION")}),
+            capabilities: json!({}),
+            headers: Vec::new(),
+            request_timeout_ms: Some(60_000),
+            max_total_timeout_ms: None,
+            max_pages: 64,
+            max_input_rounds: 8,
+            max_reissues: 1,
+            open_get_stream: true,
+            reconnect: ReconnectPolicy::default(),
+            sse: DecoderConfig::default(),
+            max_json_bytes: 16 << 20,
+            jitter_seed: 0x9e37_79b9_7f4a_7c15,
+        }
+    }
+
+    /// Checks the configuration's internal consistency.
+    pub fn validate(&self) -> Result<(), ProtocolError> {
+        if let (Some(inner), Some(outer)) = (self.request_timeout_ms, self.max_total_timeout_ms) {
+            if inner > outer {
+                return Err(ProtocolError::InvalidConfig(format!(
+                    "request timeout ({inner} ms) exceeds the maximum total timeout ({outer} ms)"
+                )));
+            }
+        }
+        if let ProtocolChoice::Exact(v) = &self.protocol {
+            if v != MODERN_VERSION && !LEGACY_VERSIONS.contains(&v.as_str()) {
+                return Err(ProtocolError::InvalidConfig(format!(
+                    "unsupported protocol version {v:?}; supported: {MODERN_VERSION}, {}",
+                    LEGACY_VERSIONS.join(", ")
+                )));
+            }
+        }
+        if self.max_pages == 0 {
+            return Err(ProtocolError::InvalidConfig("max_pages must be at least 1".into()));
+        }
+        Ok(())
+    }
+}
+
+/// Identifies a user-level operation (connect, a request, a list, a subscription, close).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpId(pub u64);
+
+/// Identifies one HTTP exchange (one request and its response) the transport carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExchangeId(pub u64);
+
+/// Identifies one input the server asked of the client (an MRTR input request or a 2025-era
+/// server-to-client request).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct InputId(pub u64);
+
+/// The paged list methods (MCP `server/utilities/pagination`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ListKind {
+    /// `tools/list` -> `tools`.
+    Tools,
+    /// `resources/list` -> `resources`.
+    Resources,
+    /// `resources/templates/list` -> `resourceTemplates`.
+    ResourceTemplates,
+    /// `prompts/list` -> `prompts`.
+    Prompts,
+}
+
+impl ListKind {
+    /// The JSON-RPC method.
+    pub fn method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools/list",
+            ListKind::Resources => "resources/list",
+            ListKind::ResourceTemplates => "resources/templates/list",
+            ListKind::Prompts => "prompts/list",
+        }
+    }
+    /// The result member holding the items.
+    pub fn field(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools",
+            ListKind::Resources => "resources",
+            ListKind::ResourceTemplates => "resourceTemplates",
+            ListKind::Prompts => "prompts",
+        }
+    }
+}
+
+/// Per-request options.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RequestOptions {
+    /// Overrides the session's request timeout.
+    pub timeout_ms: Option<u64>,
+    /// Ask for progress notifications (adds a unique `progressToken`).
+    pub progress: bool,
+}
+
+/// What the server told us about itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerInfo {
+    /// The era in use.
+    pub era: Era,
+    /// The protocol version in use.
+    pub protocol_version: String,
+    /// The server's `Implementation` object, when it sent one.
+    pub server_info: Option<Value>,
+    /// The server's capabilities.
+    pub capabilities: Value,
+    /// The server's instructions, when it sent some.
+    pub instructions: Option<String>,
+    /// 2026 era: the versions `server/discover` listed.
+    pub supported_versions: Vec<String>,
+}
+
+/// An HTTP request to send, tagged with the exchange it opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transmit {
+    /// The exchange whose response must be fed back with this id.
+    pub exchange: ExchangeId,
+    /// The request.
+    pub request: HttpRequest,
+}
+
+/// How an exchange failed below HTTP, as the transport reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TransportFailure {
+    /// No response: connection refused, DNS, TLS, an opaque fetch `TypeError`.
+    Network(String),
+    /// The browser blocked the response by CORS; the text names what the server must allow.
+    Cors(String),
+    /// The body broke off after the head arrived.
+    BodyInterrupted(String),
+}
+
+/// What the session reports.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// The connect operation finished; the server is ready.
+    Connected(ServerInfo),
+    /// An operation finished.
+    Completed {
+        /// The operation.
+        op: OpId,
+        /// Its result or error. For list operations the result holds every page's items.
+        result: Result<Value, ProtocolError>,
+    },
+    /// A progress notification for an operation (MCP `basic/utilities/progress`).
+    Progress {
+        /// The operation.
+        op: OpId,
+        /// Progress so far.
+        progress: f64,
+        /// Total, when known.
+        total: Option<f64>,
+        /// A message, when sent.
+        message: Option<String>,
+    },
+    /// A server notification not tied to one operation (list changes, logging, resource updates,
+    /// subscription acknowledgements).
+    Notification {
+        /// The method.
+        method: String,
+        /// Its params.
+        params: Value,
+    },
+    /// The server needs input from the user (elicitation, sampling, roots): answer it with
+    /// [`super::Session::answer_input`].
+    InputRequest {
+        /// The input to answer.
+        input: InputId,
+        /// The operation it belongs to (MRTR), when known.
+        op: Option<OpId>,
+        /// `elicitation/create`, `sampling/createMessage` or `roots/list`.
+        method: String,
+        /// The request params.
+        params: Value,
+    },
+    /// An input request was withdrawn (its operation ended first).
+    InputCancelled {
+        /// The input.
+        input: InputId,
+    },
+    /// A tool was left out of `tools/list` because its `x-mcp-header` annotations are invalid
+    /// (MCP 2026-07-28 `basic/transports/streamable-http` "Schema Extension").
+    ToolRejected {
+        /// The tool name.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+    /// Something worth a log line that is not an error of any operation.
+    Diagnostic {
+        /// What happened.
+        message: String,
+    },
+    /// The session ended.
+    Closed,
+}
