@@ -202,7 +202,7 @@ pub fn base64_encode(bytes: &[u8]) -> String {
 /// zero pad bits (the canonical form, RFC 4648 § 3.5). `None` on any violation.
 pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
