@@ -381,6 +381,18 @@ fn param_headers_valid_cases() {
             ph("Tenant", &["tenant~/id"], ParamType::String),
         ])
     );
+    // Property *names* that look like keywords are still a `properties` chain.
+    let keyword_names = json!({"properties": {
+        "items": {"properties": {"anyOf": {"type": "string", "x-mcp-header": "A"}}},
+        "$ref": {"type": "boolean", "x-mcp-header": "B"}
+    }});
+    assert_eq!(
+        param_headers(&keyword_names),
+        Ok(vec![
+            ph("A", &["items", "anyOf"], ParamType::String),
+            ph("B", &["$ref"], ParamType::Boolean),
+        ])
+    );
     assert_eq!(param_headers(&json!({"type": "object"})), Ok(vec![]));
     assert_eq!(param_headers(&json!(true)), Ok(vec![]));
     assert_eq!(param_headers(&json!({})), Ok(vec![]));

@@ -512,6 +512,8 @@ pub fn partition_tools(tools: Vec<Value>) -> (Vec<(Value, Vec<ParamHeader>)>, Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn base64_rfc4648_vectors() {

@@ -230,6 +230,8 @@ pub fn encode(message: &Message) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn quote_cuts_at_char_boundary() {
