@@ -8,6 +8,7 @@
 //!   (parameters such as charset ignored, case-insensitive) => Json; 2xx `text/event-stream` =>
 //!   EventStream; any other 2xx => Accepted if status is 204 or content-length is 0, else
 //!   UnexpectedContentType; non-2xx => HttpError { status }.
+//!   (Implemented with 204 checked first, next to 202: a 204 has no content whatever its headers.)
 
 /// Header names, lowercase (header names are case-insensitive; values are not).
 pub mod names {
@@ -35,6 +36,10 @@ pub mod names {
     pub const LAST_EVENT_ID: &str = "last-event-id";
     /// `Retry-After`.
     pub const RETRY_AFTER: &str = "retry-after";
+    /// `Location` (OAuth redirects read with `redirect: "manual"`).
+    pub const LOCATION: &str = "location";
+    /// `Cache-Control` (sent as `no-cache` on 2025-era GET streams).
+    pub const CACHE_CONTROL: &str = "cache-control";
 }
 
 /// MIME types the client sends and accepts.
@@ -130,8 +135,67 @@ pub enum ResponseKind {
     },
 }
 
-/// Classifies a response head.
+/// Classifies a response head (MCP `basic/transports/streamable-http`, "Sending Messages to the
+/// Server": the reply to a POST is `202 Accepted` with no body, or `application/json`, or
+/// `text/event-stream`).
+///
+/// Order: 202 and 204 (no content by definition, RFC 9110 § 15.3.3 / § 15.3.5) => `Accepted`;
+/// other 2xx by media type (RFC 9110 § 8.3.1: type and subtype case-insensitive, parameters
+/// ignored); a 2xx with another or no media type => `Accepted` when `Content-Length` is 0, else
+/// `UnexpectedContentType`; anything else => `HttpError`.
 pub fn classify(head: &ResponseHead) -> ResponseKind {
-    let _ = head;
-    ResponseKind::Accepted
+    let status = head.status;
+    if !(200..300).contains(&status) {
+        return ResponseKind::HttpError { status };
+    }
+    if status == 202 || status == 204 {
+        return ResponseKind::Accepted;
+    }
+    let content_type = head.header(names::CONTENT_TYPE).unwrap_or("");
+    if is_json(content_type) {
+        return ResponseKind::Json;
+    }
+    if is_event_stream(content_type) {
+        return ResponseKind::EventStream;
+    }
+    match head.header(names::CONTENT_LENGTH).map(trim_ows) {
+        Some("0") => ResponseKind::Accepted,
+        _ => ResponseKind::UnexpectedContentType,
+    }
+}
+
+/// The media type of a `Content-Type` value (`type/subtype`), parameters and surrounding
+/// whitespace removed, case kept (RFC 9110 § 8.3.1).
+pub fn media_type(content_type: &str) -> &str {
+    let end = content_type.find(';').unwrap_or(content_type.len());
+    trim_ows(&content_type[..end])
+}
+
+/// Whether a `Content-Type` value names `application/json` (case-insensitive, parameters ignored).
+pub fn is_json(content_type: &str) -> bool {
+    media_type(content_type).eq_ignore_ascii_case(mime::JSON)
+}
+
+/// Whether a `Content-Type` value names `text/event-stream` (case-insensitive, parameters ignored).
+pub fn is_event_stream(content_type: &str) -> bool {
+    media_type(content_type).eq_ignore_ascii_case(mime::EVENT_STREAM)
+}
+
+/// The `Retry-After` delay in milliseconds when it is given as delay-seconds (RFC 9110 § 10.2.3:
+/// `1*DIGIT`); an HTTP-date (which would need a clock) or anything else gives `None`. Huge values
+/// saturate rather than fail.
+pub fn retry_after_ms(head: &ResponseHead) -> Option<u64> {
+    let value = trim_ows(head.header(names::RETRY_AFTER)?);
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let seconds = value.bytes().fold(0u64, |acc, b| {
+        acc.saturating_mul(10).saturating_add(u64::from(b - b'0'))
+    });
+    Some(seconds.saturating_mul(1000))
+}
+
+/// Trims optional whitespace (`OWS = *( SP / HTAB )`, RFC 9110 § 5.6.3).
+fn trim_ows(s: &str) -> &str {
+    s.trim_matches([' ', '\t'])
 }
