@@ -551,20 +551,3 @@ mod tests {
         }
     }
 }
-
-/// The standard 2026-07-28 headers of a request: `mcp-method` always, `mcp-name` (encoded) from
-/// `params.name` (`tools/call`, `prompts/get`), `params.uri` (`resources/read`) or
-/// `params.taskId` (`tasks/*`).
-pub fn standard_headers(method: &str, params: Option<&Value>) -> Vec<(String, String)> {
-    let mut out = vec![("mcp-method".to_string(), method.to_string())];
-    let field = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
-        m if m.starts_with("tasks/") => Some("taskId"),
-        _ => None,
-    };
-    if let Some(v) = field.and_then(|f| params.and_then(|p| p.get(f))).and_then(Value::as_str) {
-        out.push(("mcp-name".to_string(), encode_value(v)));
-    }
-    out
-}
