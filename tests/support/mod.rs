@@ -1,0 +1,271 @@
+//! A deterministic fake MCP server on virtual time, driving a `Session` the way a transport would.
+//! Each test gives the server as a closure from request to scripted reply.
+#![allow(dead_code)]
+
+use mcp_edge::proto::http::{HttpRequest, Method, ResponseHead};
+use mcp_edge::proto::jsonrpc::Message;
+use mcp_edge::proto::session::{Event, ExchangeId, OpId, ProtocolError, Session, SessionConfig, TransportFailure};
+use serde_json::{json, Value};
+
+/// How a scripted response ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The body ends normally.
+    Clean,
+    /// The connection breaks after the chunks.
+    Broken,
+    /// The stream stays open; the test pushes more later.
+    Open,
+}
+
+/// A scripted response.
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub chunks: Vec<Vec<u8>>,
+    pub end: End,
+    pub network_error: bool,
+}
+
+impl Reply {
+    pub fn json(v: Value) -> Reply {
+        Reply {
+            status: 200,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            chunks: vec![v.to_string().into_bytes()],
+            end: End::Clean,
+            network_error: false,
+        }
+    }
+    pub fn result(id: &Value, result: Value) -> Reply {
+        Reply::json(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+    }
+    pub fn error(status: u16, id: &Value, code: i64, message: &str, data: Option<Value>) -> Reply {
+        let mut err = json!({"code": code, "message": message});
+        if let Some(d) = data {
+            err["data"] = d;
+        }
+        let mut r = Reply::json(json!({"jsonrpc": "2.0", "id": id, "error": err}));
+        r.status = status;
+        r
+    }
+    /// An SSE response: each message becomes one `data:` event.
+    pub fn sse(messages: &[Value]) -> Reply {
+        let text: String = messages.iter().map(|m| format!("data: {m}\n\n")).collect();
+        Reply::sse_raw(&text)
+    }
+    pub fn sse_raw(text: &str) -> Reply {
+        Reply {
+            status: 200,
+            headers: vec![("Content-Type".into(), "text/event-stream".into())],
+            chunks: vec![text.as_bytes().to_vec()],
+            end: End::Clean,
+            network_error: false,
+        }
+    }
+    pub fn accepted() -> Reply {
+        Reply { status: 202, headers: vec![], chunks: vec![], end: End::Clean, network_error: false }
+    }
+    pub fn status(status: u16, body: &str) -> Reply {
+        Reply {
+            status,
+            headers: vec![("Content-Type".into(), "text/plain".into())],
+            chunks: if body.is_empty() { vec![] } else { vec![body.as_bytes().to_vec()] },
+            end: End::Clean,
+            network_error: false,
+        }
+    }
+    pub fn network_error() -> Reply {
+        Reply { status: 0, headers: vec![], chunks: vec![], end: End::Clean, network_error: true }
+    }
+    pub fn header(mut self, k: &str, v: &str) -> Reply {
+        self.headers.push((k.into(), v.into()));
+        self
+    }
+    pub fn open(mut self) -> Reply {
+        self.end = End::Open;
+        self
+    }
+    pub fn broken(mut self) -> Reply {
+        self.end = End::Broken;
+        self
+    }
+}
+
+/// The parsed body of a request (None for GET/DELETE).
+pub fn body(req: &HttpRequest) -> Option<Value> {
+    req.body.as_ref().map(|b| serde_json::from_str(b).expect("client sent invalid JSON"))
+}
+/// The JSON-RPC method of a POST, or "GET"/"DELETE".
+pub fn method_of(req: &HttpRequest) -> String {
+    match req.method {
+        Method::Get => "GET".into(),
+        Method::Delete => "DELETE".into(),
+        Method::Post => {
+            let b = body(req).unwrap();
+            b.get("method").and_then(Value::as_str).unwrap_or("<response>").to_string()
+        }
+    }
+}
+/// The JSON-RPC id of a POSTed request.
+pub fn id_of(req: &HttpRequest) -> Value {
+    body(req).and_then(|b| b.get("id").cloned()).unwrap_or(Value::Null)
+}
+/// The params of a POSTed message.
+pub fn params_of(req: &HttpRequest) -> Value {
+    body(req).and_then(|b| b.get("params").cloned()).unwrap_or(Value::Null)
+}
+
+/// Session + server + virtual clock.
+pub struct Pair<F: FnMut(&HttpRequest) -> Reply> {
+    pub session: Session,
+    pub server: F,
+    pub now: u64,
+    pub events: Vec<Event>,
+    pub requests: Vec<(ExchangeId, u64, HttpRequest)>,
+    pub open: Vec<ExchangeId>,
+    pub aborted: Vec<ExchangeId>,
+}
+
+impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
+    pub fn new(cfg: SessionConfig, server: F) -> Self {
+        Pair {
+            session: Session::new(cfg).expect("valid config"),
+            server,
+            now: 0,
+            events: vec![],
+            requests: vec![],
+            open: vec![],
+            aborted: vec![],
+        }
+    }
+
+    /// Delivers everything the session wants sent until it is quiet.
+    pub fn pump(&mut self) {
+        for _ in 0..10_000 {
+            let mut busy = false;
+            while let Some(t) = self.session.poll_transmit() {
+                busy = true;
+                self.requests.push((t.exchange, self.now, t.request.clone()));
+                let reply = (self.server)(&t.request);
+                self.deliver(t.exchange, reply);
+            }
+            while let Some(a) = self.session.poll_abort() {
+                busy = true;
+                self.aborted.push(a);
+                self.open.retain(|x| *x != a);
+            }
+            while let Some(e) = self.session.poll_event() {
+                busy = true;
+                self.events.push(e);
+            }
+            if !busy {
+                return;
+            }
+        }
+        panic!("session never went quiet");
+    }
+
+    fn deliver(&mut self, ex: ExchangeId, reply: Reply) {
+        let now = self.now;
+        if reply.network_error {
+            self.session.handle_failure(ex, TransportFailure::Network("connection refused".into()), now);
+            return;
+        }
+        self.session.handle_response_head(ex, ResponseHead { status: reply.status, headers: reply.headers }, now);
+        for c in &reply.chunks {
+            self.session.handle_body(ex, c, now);
+        }
+        match reply.end {
+            End::Clean => self.session.handle_body_end(ex, now),
+            End::Broken => self.session.handle_failure(ex, TransportFailure::BodyInterrupted("reset".into()), now),
+            End::Open => self.open.push(ex),
+        }
+    }
+
+    /// Pushes bytes on an open stream.
+    pub fn push(&mut self, ex: ExchangeId, bytes: &str) {
+        self.session.handle_body(ex, bytes.as_bytes(), self.now);
+        self.pump();
+    }
+    /// Ends an open stream cleanly.
+    pub fn end(&mut self, ex: ExchangeId) {
+        self.open.retain(|x| *x != ex);
+        self.session.handle_body_end(ex, self.now);
+        self.pump();
+    }
+
+    /// Moves virtual time forward to `now + ms`, firing timers in order.
+    pub fn advance(&mut self, ms: u64) {
+        let target = self.now + ms;
+        for _ in 0..10_000 {
+            match self.session.poll_timeout() {
+                Some(t) if t <= target => {
+                    self.now = self.now.max(t);
+                    self.session.handle_timeout(self.now);
+                    self.pump();
+                }
+                _ => break,
+            }
+        }
+        self.now = target;
+    }
+
+    /// The result of `op`, once completed.
+    pub fn completed(&self, op: OpId) -> Option<&Result<Value, ProtocolError>> {
+        self.events.iter().find_map(|e| match e {
+            Event::Completed { op: o, result } if *o == op => Some(result),
+            _ => None,
+        })
+    }
+    pub fn ok(&self, op: OpId) -> &Value {
+        match self.completed(op) {
+            Some(Ok(v)) => v,
+            other => panic!("op {op:?} did not succeed: {other:?}\nevents: {:#?}", self.events),
+        }
+    }
+    pub fn err(&self, op: OpId) -> &ProtocolError {
+        match self.completed(op) {
+            Some(Err(e)) => e,
+            other => panic!("op {op:?} did not fail: {other:?}"),
+        }
+    }
+    /// Methods of every request sent so far, in order.
+    pub fn methods(&self) -> Vec<String> {
+        self.requests.iter().map(|(_, _, r)| method_of(r)).collect()
+    }
+    /// The last request whose method is `m`.
+    pub fn last(&self, m: &str) -> &HttpRequest {
+        &self.requests.iter().rev().find(|(_, _, r)| method_of(r) == m).expect("no such request").2
+    }
+    pub fn diagnostics(&self) -> Vec<String> {
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Diagnostic { message } => Some(message.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A tools/list result with the given tools.
+pub fn tools_page(tools: Value, next: Option<&str>) -> Value {
+    let mut r = json!({"tools": tools});
+    if let Some(n) = next {
+        r["nextCursor"] = json!(n);
+    }
+    r
+}
+
+/// A minimal modern discover result.
+pub fn discover_result() -> Value {
+    json!({
+        "resultType": "complete",
+        "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {"listChanged": true}},
+        "instructions": "be nice",
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "1.0"}}
+    })
+}
