@@ -1,0 +1,433 @@
+//! Session tests for the 2025 era (initialize, sessions, GET stream, resumption) and for era
+//! detection, against a deterministic fake server on virtual time.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+mod support;
+
+use mcp_edge::proto::http::{HttpRequest, Method};
+use mcp_edge::proto::session::{
+    Era, Event, ListKind, ProtocolChoice, ProtocolError, RequestOptions, SessionConfig,
+};
+use serde_json::json;
+use std::cell::RefCell;
+use std::rc::Rc;
+use support::*;
+
+fn cfg() -> SessionConfig {
+    SessionConfig::new("http://127.0.0.1:1/mcp")
+}
+
+/// Shared state of the fake 2025 server.
+#[derive(Default)]
+struct Legacy {
+    session: u32,
+    /// Requests answered with 404 while this is set (the server "restarted").
+    expire: bool,
+    get: Option<Reply>,
+}
+
+fn init_result() -> serde_json::Value {
+    json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "legacy", "version": "2"}, "instructions": "old"})
+}
+
+/// A 2025-11-25 server: `server/discover` is answered like a session-less request (400 with a
+/// non-modern JSON-RPC error, as the TypeScript SDK does).
+fn legacy_server(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Reply {
+    move |req: &HttpRequest| {
+        let mut st = state.borrow_mut();
+        let id = id_of(req);
+        let sid = req.header("mcp-session-id").map(str::to_string);
+        let method = method_of(req);
+        if method == "GET" {
+            if st.expire {
+                return Reply::status(404, "");
+            }
+            return st.get.clone().unwrap_or_else(|| Reply::status(405, ""));
+        }
+        match method.as_str() {
+            "server/discover" => Reply::error(400, &json!(null), -32000, "Bad Request: No valid session ID provided", None),
+            "initialize" => {
+                assert!(sid.is_none(), "initialize carries no session id");
+                assert!(req.header("mcp-protocol-version").is_none());
+                st.session += 1;
+                st.expire = false;
+                Reply::sse(&[json!({"jsonrpc": "2.0", "id": id, "result": init_result()})])
+                    .header("Mcp-Session-Id", &format!("sess-{}", st.session))
+            }
+            _ if sid.as_deref() != Some(&format!("sess-{}", st.session)) || st.expire => {
+                Reply::error(404, &json!(null), -32001, "Session not found", None)
+            }
+            "notifications/initialized" | "notifications/cancelled" | "<response>" => Reply::accepted(),
+            "tools/list" => Reply::result(&id, json!({"tools": [{"name": "echo", "inputSchema": {}}]})),
+            "DELETE" => Reply::status(200, ""),
+            _ => Reply::sse(&[json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "hi"}]}})]),
+        }
+    }
+}
+
+#[test]
+fn auto_falls_back_to_initialize_and_uses_the_session() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    let mut p = Pair::new(cfg(), legacy_server(st.clone()));
+    let op = p.session.connect(0);
+    p.pump();
+    let info = p.ok(op);
+    assert_eq!(info["era"], "legacy");
+    assert_eq!(info["protocolVersion"], "2025-11-25");
+    assert_eq!(info["instructions"], "old");
+    assert_eq!(p.session.session_id(), Some("sess-1"));
+    assert_eq!(p.methods(), ["server/discover", "initialize", "notifications/initialized", "GET"]);
+    let init = p.last("initialize");
+    assert_eq!(params_of(init)["clientInfo"]["name"], "mcp-edge");
+    let l = p.session.list_all(ListKind::Tools, RequestOptions::default(), 0);
+    p.pump();
+    assert_eq!(p.ok(l)["tools"][0]["name"], "echo");
+    let r = p.last("tools/list");
+    assert_eq!(r.header("mcp-session-id"), Some("sess-1"));
+    assert_eq!(r.header("mcp-protocol-version"), Some("2025-11-25"));
+    assert!(r.header("mcp-method").is_none(), "2026 headers are not sent to a 2025 server");
+    assert!(params_of(r).get("_meta").is_none());
+    let initialized = p.last("notifications/initialized");
+    assert_eq!(initialized.header("mcp-session-id"), Some("sess-1"));
+}
+
+#[test]
+fn discover_answered_with_method_not_found_also_falls_back() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            // A session-less (stateless) 2025 server processes discover as an unknown method.
+            "server/discover" => Reply::error(200, &id, -32601, "Method not found", None),
+            "initialize" => Reply::result(&id, json!({"protocolVersion": "2025-03-26", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}})),
+            "notifications/initialized" => Reply::accepted(),
+            _ => Reply::status(405, ""),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    let op = p.session.connect(0);
+    p.pump();
+    assert_eq!(p.ok(op)["protocolVersion"], "2025-03-26");
+    assert_eq!(p.session.session_id(), None);
+}
+
+#[test]
+fn a_known_legacy_era_skips_discovery() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    let mut c = cfg();
+    c.known_era = Some(Era::Legacy);
+    let mut p = Pair::new(c, legacy_server(st));
+    p.session.connect(0);
+    p.pump();
+    assert_eq!(p.methods()[0], "initialize");
+}
+
+#[test]
+fn exact_legacy_version_is_requested() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    let mut c = cfg();
+    c.protocol = ProtocolChoice::Exact("2025-06-18".into());
+    let mut p = Pair::new(c, legacy_server(st));
+    let op = p.session.connect(0);
+    p.pump();
+    assert_eq!(params_of(p.last("initialize"))["protocolVersion"], "2025-06-18");
+    // The fake answers 2025-11-25, which this client also speaks.
+    assert_eq!(p.ok(op)["protocolVersion"], "2025-11-25");
+}
+
+#[test]
+fn an_unsupported_negotiated_version_fails_the_connect() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, "no"),
+            _ => Reply::result(&id, json!({"protocolVersion": "2024-11-05", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}})),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    let op = p.session.connect(0);
+    p.pump();
+    assert!(matches!(p.err(op), ProtocolError::UnsupportedProtocolVersion { supported, .. } if supported == &["2024-11-05"]));
+    assert!(!p.session.is_connected());
+}
+
+#[test]
+fn a_2024_http_sse_server_is_recognised_and_reported() {
+    let server = |req: &HttpRequest| match req.method {
+        Method::Get => Reply::sse_raw("event: endpoint\ndata: /messages?sessionId=abc\n\n").open(),
+        _ => Reply::status(405, "Method Not Allowed"),
+    };
+    let mut p = Pair::new(cfg(), server);
+    let op = p.session.connect(0);
+    p.pump();
+    assert_eq!(p.err(op), &ProtocolError::LegacyHttpSseServer { endpoint: "/messages?sessionId=abc".into() });
+    assert_eq!(p.methods(), ["server/discover", "initialize", "GET"]);
+    assert!(p.open.is_empty(), "the probe stream is closed");
+    assert!(p.err(op).to_string().contains("2024-11-05"));
+}
+
+#[test]
+fn a_plain_404_endpoint_is_not_mistaken_for_http_sse() {
+    let mut p = Pair::new(cfg(), |_: &HttpRequest| Reply::status(404, "Not Found"));
+    let op = p.session.connect(0);
+    p.pump();
+    assert_eq!(p.err(op), &ProtocolError::HttpStatus { status: 404, body: "Not Found".into() });
+}
+
+#[test]
+fn session_404_reinitializes_once_and_replays_the_request() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    let mut p = Pair::new(cfg(), legacy_server(st.clone()));
+    p.session.connect(0);
+    p.pump();
+    st.borrow_mut().expire = true;
+    let op = p.session.request("tools/call", json!({"name": "echo", "arguments": {}}), RequestOptions::default(), 0);
+    // The server "restarts" once the client has hit the 404: the next initialize clears it.
+    p.pump();
+    assert_eq!(p.ok(op)["content"][0]["text"], "hi");
+    assert_eq!(p.session.session_id(), Some("sess-2"));
+    let calls: Vec<_> = p.requests.iter().filter(|(_, _, r)| method_of(r) == "tools/call").collect();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[1].2.header("mcp-session-id"), Some("sess-2"));
+    assert!(p.diagnostics().iter().any(|d| d.contains("re-initialized")));
+    assert_eq!(p.methods().iter().filter(|m| *m == "initialize").count(), 2);
+}
+
+#[test]
+fn a_session_that_keeps_expiring_fails_instead_of_looping() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, ""),
+            "initialize" => Reply::result(&id, init_result()).header("mcp-session-id", "s"),
+            "notifications/initialized" => Reply::accepted(),
+            "GET" => Reply::status(405, ""),
+            _ => Reply::status(404, ""),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    let op = p.session.request("tools/call", json!({"name": "echo"}), RequestOptions::default(), 0);
+    p.pump();
+    assert!(matches!(p.err(op), ProtocolError::HttpStatus { status: 404, .. }));
+    assert_eq!(p.methods().iter().filter(|m| *m == "initialize").count(), 2);
+}
+
+#[test]
+fn a_broken_post_stream_resumes_by_get_after_the_retry_delay() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, ""),
+            "initialize" => Reply::result(&id, init_result()).header("mcp-session-id", "s1"),
+            "notifications/initialized" => Reply::accepted(),
+            // 2025-11-25 priming event: an id, a retry, empty data; then the server closes.
+            "tools/call" => Reply::sse_raw("id: ev-1\nretry: 500\ndata: \n\n"),
+            "GET" if req.header("last-event-id") == Some("ev-1") => Reply::sse_raw(&format!(
+                "id: ev-2\ndata: {}\n\n",
+                json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "resumed"}]}})
+            )),
+            "GET" => Reply::status(405, ""),
+            _ => Reply::status(500, ""),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    p.pump();
+    let op = p.session.request("tools/call", json!({"name": "slow"}), RequestOptions::default(), 0);
+    p.pump();
+    assert_eq!(id_of(p.last("tools/call")), json!(3));
+    let gets_before = p.methods().iter().filter(|m| *m == "GET").count();
+    p.advance(499);
+    assert_eq!(p.methods().iter().filter(|m| *m == "GET").count(), gets_before, "waits for retry");
+    p.advance(1);
+    assert_eq!(p.ok(op)["content"][0]["text"], "resumed");
+    let (_, at, get) = p.requests.iter().rev().find(|(_, _, r)| r.method == Method::Get).unwrap();
+    assert_eq!(*at, 500);
+    assert_eq!(get.header("last-event-id"), Some("ev-1"));
+    assert_eq!(get.header("mcp-session-id"), Some("s1"));
+    assert_eq!(get.header("accept"), Some("text/event-stream"));
+}
+
+#[test]
+fn resumption_is_bounded() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, ""),
+            "initialize" => Reply::result(&id, init_result()),
+            "notifications/initialized" => Reply::accepted(),
+            "tools/call" => Reply::sse_raw("id: a\nretry: 100\ndata:\n\n"),
+            // Every resume answers 200 with an empty stream (a known failure mode).
+            "GET" if req.header("last-event-id").is_some() => Reply::sse_raw(""),
+            _ => Reply::status(405, ""),
+        }
+    };
+    let mut c = cfg();
+    c.reconnect.max_attempts = 3;
+    let mut p = Pair::new(c, server);
+    p.session.connect(0);
+    let op = p.session.request("tools/call", json!({"name": "x"}), RequestOptions::default(), 0);
+    p.pump();
+    p.advance(10_000);
+    assert_eq!(p.err(op), &ProtocolError::StreamDropped { attempts: 3 });
+    let resumes = p.requests.iter().filter(|(_, _, r)| r.header("last-event-id").is_some()).count();
+    assert_eq!(resumes, 3);
+}
+
+#[test]
+fn server_requests_on_a_post_stream_are_surfaced_and_answered_by_post() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, ""),
+            "initialize" => Reply::result(&id, init_result()).header("mcp-session-id", "s"),
+            "notifications/initialized" | "<response>" => Reply::accepted(),
+            "tools/call" => Reply::sse(&[
+                json!({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}),
+                json!({"jsonrpc": "2.0", "id": "srv-2", "method": "elicitation/create", "params": {"message": "name?", "requestedSchema": {"type": "object"}}}),
+                json!({"jsonrpc": "2.0", "id": "srv-3", "method": "unknown/thing"}),
+            ])
+            .open(),
+            _ => Reply::status(405, ""),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    let op = p.session.request("tools/call", json!({"name": "ask"}), RequestOptions::default(), 0);
+    p.pump();
+    let responses: Vec<serde_json::Value> = p.requests.iter().filter(|(_, _, r)| method_of(r) == "<response>").map(|(_, _, r)| body(r).unwrap()).collect();
+    assert_eq!(responses[0], json!({"jsonrpc": "2.0", "id": "srv-1", "result": {}}));
+    assert_eq!(responses[1]["error"]["code"], -32601);
+    let input = p.events.iter().find_map(|e| match e {
+        Event::InputRequest { input, method, op: None, params } if method == "elicitation/create" && params["message"] == "name?" => Some(*input),
+        _ => None,
+    });
+    p.session.answer_input(input.unwrap(), Ok(json!({"action": "accept", "content": {"n": 1}})), 0).unwrap();
+    p.pump();
+    let answer = p.last("<response>");
+    assert_eq!(body(answer).unwrap(), json!({"jsonrpc": "2.0", "id": "srv-2", "result": {"action": "accept", "content": {"n": 1}}}));
+    assert_eq!(answer.header("mcp-session-id"), Some("s"));
+    let ex = p.open[0];
+    p.push(ex, &format!("data: {}\n\n", json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}})));
+    p.ok(op);
+}
+
+#[test]
+fn cancel_sends_notifications_cancelled_with_the_request_id() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    let inner = legacy_server(st);
+    let mut inner = inner;
+    let server = move |req: &HttpRequest| if method_of(req) == "tools/call" { Reply::sse_raw(": wait\n\n").open() } else { inner(req) };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    let op = p.session.request("tools/call", json!({"name": "slow"}), RequestOptions::default(), 0);
+    p.pump();
+    let call_id = id_of(p.last("tools/call"));
+    p.session.cancel(op, 5);
+    p.pump();
+    assert_eq!(p.err(op), &ProtocolError::Cancelled);
+    let c = p.last("notifications/cancelled");
+    assert_eq!(params_of(c)["requestId"], call_id);
+    assert_eq!(c.header("mcp-session-id"), Some("sess-1"));
+}
+
+#[test]
+fn get_stream_delivers_notifications_and_reconnects_with_last_event_id() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    st.borrow_mut().get = Some(
+        Reply::sse_raw(&format!(
+            "id: g1\ndata: {}\n\n",
+            json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hello"}})
+        ))
+        .open(),
+    );
+    let mut p = Pair::new(cfg(), legacy_server(st.clone()));
+    p.session.connect(0);
+    p.pump();
+    assert!(p.events.iter().any(|e| matches!(e, Event::Notification { method, params } if method == "notifications/message" && params["data"] == "hello")));
+    assert_eq!(p.session.last_event_id(), Some("g1"));
+    // The server closes the stream: reconnect after a delay, resuming from g1.
+    let ex = p.open[0];
+    st.borrow_mut().get = Some(Reply::sse_raw(": keepalive\n\n").open());
+    p.end(ex);
+    p.advance(2_000);
+    let get = &p.requests.iter().rev().find(|(_, _, r)| r.method == Method::Get).unwrap().2;
+    assert_eq!(get.header("last-event-id"), Some("g1"));
+}
+
+#[test]
+fn get_stream_gives_up_after_its_budget_without_breaking_the_session() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    // 200 + an immediately empty stream, forever.
+    st.borrow_mut().get = Some(Reply::sse_raw(""));
+    let mut c = cfg();
+    c.reconnect.max_attempts = 4;
+    let mut p = Pair::new(c, legacy_server(st));
+    p.session.connect(0);
+    p.pump();
+    p.advance(600_000);
+    let gets = p.methods().iter().filter(|m| *m == "GET").count();
+    assert_eq!(gets, 5, "the first GET plus 4 reconnects");
+    assert!(p.diagnostics().iter().any(|d| d.contains("gave up on the GET stream")));
+    assert_eq!(p.session.poll_timeout(), None, "no timer left running");
+    let l = p.session.list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    p.pump();
+    p.ok(l);
+}
+
+#[test]
+fn get_stream_405_is_not_fatal() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    let mut p = Pair::new(cfg(), legacy_server(st));
+    let op = p.session.connect(0);
+    p.pump();
+    p.ok(op);
+    assert!(p.session.is_connected());
+    assert_eq!(p.session.poll_timeout(), None);
+}
+
+#[test]
+fn close_deletes_the_session() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    let mut p = Pair::new(cfg(), legacy_server(st));
+    p.session.connect(0);
+    p.pump();
+    let c = p.session.close(0);
+    p.pump();
+    p.ok(c);
+    let d = p.last("DELETE");
+    assert_eq!(d.header("mcp-session-id"), Some("sess-1"));
+    assert!(p.session.is_closed());
+}
+
+#[test]
+fn progress_on_the_legacy_post_stream_reaches_the_op() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, ""),
+            "initialize" => Reply::result(&id, init_result()),
+            "notifications/initialized" => Reply::accepted(),
+            "tools/call" => {
+                let token = params_of(req)["_meta"]["progressToken"].clone();
+                Reply::sse(&[
+                    json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 1, "total": 2, "message": "half"}}),
+                    json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 2, "total": 2}}),
+                    json!({"jsonrpc": "2.0", "id": id, "result": {"content": []}}),
+                ])
+            }
+            _ => Reply::status(405, ""),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    let op = p.session.request("tools/call", json!({"name": "x"}), RequestOptions { progress: true, ..Default::default() }, 0);
+    p.pump();
+    p.ok(op);
+    let progress: Vec<(f64, Option<String>)> = p.events.iter().filter_map(|e| match e {
+        Event::Progress { op: o, progress, message, .. } if *o == op => Some((*progress, message.clone())),
+        _ => None,
+    }).collect();
+    assert_eq!(progress, vec![(1.0, Some("half".into())), (2.0, None)]);
+}
