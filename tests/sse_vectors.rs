@@ -60,6 +60,7 @@ vectors!(
     event_type_reset,
     oversize_line,
     oversize_event,
+    limits_tie,
     invalid_utf8,
     truncated_at_eof,
     truncated_line_at_eof,
