@@ -46,7 +46,13 @@ fn legacy_server(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Repl
             return st.get.clone().unwrap_or_else(|| Reply::status(405, ""));
         }
         match method.as_str() {
-            "server/discover" => Reply::error(400, &json!(null), -32000, "Bad Request: No valid session ID provided", None),
+            "server/discover" => Reply::error(
+                400,
+                &json!(null),
+                -32000,
+                "Bad Request: No valid session ID provided",
+                None,
+            ),
             "initialize" => {
                 assert!(sid.is_none(), "initialize carries no session id");
                 assert!(req.header("mcp-protocol-version").is_none());
@@ -58,10 +64,16 @@ fn legacy_server(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Repl
             _ if sid.as_deref() != Some(&format!("sess-{}", st.session)) || st.expire => {
                 Reply::error(404, &json!(null), -32001, "Session not found", None)
             }
-            "notifications/initialized" | "notifications/cancelled" | "<response>" => Reply::accepted(),
-            "tools/list" => Reply::result(&id, json!({"tools": [{"name": "echo", "inputSchema": {}}]})),
+            "notifications/initialized" | "notifications/cancelled" | "<response>" => {
+                Reply::accepted()
+            }
+            "tools/list" => {
+                Reply::result(&id, json!({"tools": [{"name": "echo", "inputSchema": {}}]}))
+            }
             "DELETE" => Reply::status(200, ""),
-            _ => Reply::sse(&[json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "hi"}]}})]),
+            _ => Reply::sse(&[
+                json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "hi"}]}}),
+            ]),
         }
     }
 }
@@ -77,16 +89,29 @@ fn auto_falls_back_to_initialize_and_uses_the_session() {
     assert_eq!(info["protocolVersion"], "2025-11-25");
     assert_eq!(info["instructions"], "old");
     assert_eq!(p.session.session_id(), Some("sess-1"));
-    assert_eq!(p.methods(), ["server/discover", "initialize", "notifications/initialized", "GET"]);
+    assert_eq!(
+        p.methods(),
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "GET"
+        ]
+    );
     let init = p.last("initialize");
     assert_eq!(params_of(init)["clientInfo"]["name"], "mcp-edge");
-    let l = p.session.list_all(ListKind::Tools, RequestOptions::default(), 0);
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
     p.pump();
     assert_eq!(p.ok(l)["tools"][0]["name"], "echo");
     let r = p.last("tools/list");
     assert_eq!(r.header("mcp-session-id"), Some("sess-1"));
     assert_eq!(r.header("mcp-protocol-version"), Some("2025-11-25"));
-    assert!(r.header("mcp-method").is_none(), "2026 headers are not sent to a 2025 server");
+    assert!(
+        r.header("mcp-method").is_none(),
+        "2026 headers are not sent to a 2025 server"
+    );
     assert!(params_of(r).get("_meta").is_none());
     let initialized = p.last("notifications/initialized");
     assert_eq!(initialized.header("mcp-session-id"), Some("sess-1"));
@@ -99,7 +124,10 @@ fn discover_answered_with_method_not_found_also_falls_back() {
         match method_of(req).as_str() {
             // A session-less (stateless) 2025 server processes discover as an unknown method.
             "server/discover" => Reply::error(200, &id, -32601, "Method not found", None),
-            "initialize" => Reply::result(&id, json!({"protocolVersion": "2025-03-26", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}})),
+            "initialize" => Reply::result(
+                &id,
+                json!({"protocolVersion": "2025-03-26", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}),
+            ),
             "notifications/initialized" => Reply::accepted(),
             _ => Reply::status(405, ""),
         }
@@ -130,7 +158,10 @@ fn exact_legacy_version_is_requested() {
     let mut p = Pair::new(c, legacy_server(st));
     let op = p.session.connect(0);
     p.pump();
-    assert_eq!(params_of(p.last("initialize"))["protocolVersion"], "2025-06-18");
+    assert_eq!(
+        params_of(p.last("initialize"))["protocolVersion"],
+        "2025-06-18"
+    );
     // The fake answers 2025-11-25, which this client also speaks.
     assert_eq!(p.ok(op)["protocolVersion"], "2025-11-25");
 }
@@ -141,13 +172,18 @@ fn an_unsupported_negotiated_version_fails_the_connect() {
         let id = id_of(req);
         match method_of(req).as_str() {
             "server/discover" => Reply::status(400, "no"),
-            _ => Reply::result(&id, json!({"protocolVersion": "2024-11-05", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}})),
+            _ => Reply::result(
+                &id,
+                json!({"protocolVersion": "2024-11-05", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}),
+            ),
         }
     };
     let mut p = Pair::new(cfg(), server);
     let op = p.session.connect(0);
     p.pump();
-    assert!(matches!(p.err(op), ProtocolError::UnsupportedProtocolVersion { supported, .. } if supported == &["2024-11-05"]));
+    assert!(
+        matches!(p.err(op), ProtocolError::UnsupportedProtocolVersion { supported, .. } if supported == &["2024-11-05"])
+    );
     assert!(!p.session.is_connected());
 }
 
@@ -160,7 +196,12 @@ fn a_2024_http_sse_server_is_recognised_and_reported() {
     let mut p = Pair::new(cfg(), server);
     let op = p.session.connect(0);
     p.pump();
-    assert_eq!(p.err(op), &ProtocolError::LegacyHttpSseServer { endpoint: "/messages?sessionId=abc".into() });
+    assert_eq!(
+        p.err(op),
+        &ProtocolError::LegacyHttpSseServer {
+            endpoint: "/messages?sessionId=abc".into()
+        }
+    );
     assert_eq!(p.methods(), ["server/discover", "initialize", "GET"]);
     assert!(p.open.is_empty(), "the probe stream is closed");
     assert!(p.err(op).to_string().contains("2024-11-05"));
@@ -171,7 +212,13 @@ fn a_plain_404_endpoint_is_not_mistaken_for_http_sse() {
     let mut p = Pair::new(cfg(), |_: &HttpRequest| Reply::status(404, "Not Found"));
     let op = p.session.connect(0);
     p.pump();
-    assert_eq!(p.err(op), &ProtocolError::HttpStatus { status: 404, body: "Not Found".into() });
+    assert_eq!(
+        p.err(op),
+        &ProtocolError::HttpStatus {
+            status: 404,
+            body: "Not Found".into()
+        }
+    );
 }
 
 #[test]
@@ -181,12 +228,21 @@ fn session_404_reinitializes_once_and_replays_the_request() {
     p.session.connect(0);
     p.pump();
     st.borrow_mut().expire = true;
-    let op = p.session.request("tools/call", json!({"name": "echo", "arguments": {}}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "echo", "arguments": {}}),
+        RequestOptions::default(),
+        0,
+    );
     // The server "restarts" once the client has hit the 404: the next initialize clears it.
     p.pump();
     assert_eq!(p.ok(op)["content"][0]["text"], "hi");
     assert_eq!(p.session.session_id(), Some("sess-2"));
-    let calls: Vec<_> = p.requests.iter().filter(|(_, _, r)| method_of(r) == "tools/call").collect();
+    let calls: Vec<_> = p
+        .requests
+        .iter()
+        .filter(|(_, _, r)| method_of(r) == "tools/call")
+        .collect();
     assert_eq!(calls.len(), 2);
     assert_eq!(calls[1].2.header("mcp-session-id"), Some("sess-2"));
     assert!(p.diagnostics().iter().any(|d| d.contains("re-initialized")));
@@ -207,9 +263,17 @@ fn a_session_that_keeps_expiring_fails_instead_of_looping() {
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "echo"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "echo"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
-    assert!(matches!(p.err(op), ProtocolError::HttpStatus { status: 404, .. }));
+    assert!(matches!(
+        p.err(op),
+        ProtocolError::HttpStatus { status: 404, .. }
+    ));
     assert_eq!(p.methods().iter().filter(|m| *m == "initialize").count(), 2);
 }
 
@@ -234,15 +298,29 @@ fn a_broken_post_stream_resumes_by_get_after_the_retry_delay() {
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
     p.pump();
-    let op = p.session.request("tools/call", json!({"name": "slow"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "slow"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     assert_eq!(id_of(p.last("tools/call")), json!(3));
     let gets_before = p.methods().iter().filter(|m| *m == "GET").count();
     p.advance(499);
-    assert_eq!(p.methods().iter().filter(|m| *m == "GET").count(), gets_before, "waits for retry");
+    assert_eq!(
+        p.methods().iter().filter(|m| *m == "GET").count(),
+        gets_before,
+        "waits for retry"
+    );
     p.advance(1);
     assert_eq!(p.ok(op)["content"][0]["text"], "resumed");
-    let (_, at, get) = p.requests.iter().rev().find(|(_, _, r)| r.method == Method::Get).unwrap();
+    let (_, at, get) = p
+        .requests
+        .iter()
+        .rev()
+        .find(|(_, _, r)| r.method == Method::Get)
+        .unwrap();
     assert_eq!(*at, 500);
     assert_eq!(get.header("last-event-id"), Some("ev-1"));
     assert_eq!(get.header("mcp-session-id"), Some("s1"));
@@ -267,11 +345,20 @@ fn resumption_is_bounded() {
     c.reconnect.max_attempts = 3;
     let mut p = Pair::new(c, server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "x"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "x"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     p.advance(10_000);
     assert_eq!(p.err(op), &ProtocolError::StreamDropped { attempts: 3 });
-    let resumes = p.requests.iter().filter(|(_, _, r)| r.header("last-event-id").is_some()).count();
+    let resumes = p
+        .requests
+        .iter()
+        .filter(|(_, _, r)| r.header("last-event-id").is_some())
+        .count();
     assert_eq!(resumes, 3);
 }
 
@@ -294,22 +381,55 @@ fn server_requests_on_a_post_stream_are_surfaced_and_answered_by_post() {
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "ask"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "ask"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
-    let responses: Vec<serde_json::Value> = p.requests.iter().filter(|(_, _, r)| method_of(r) == "<response>").map(|(_, _, r)| body(r).unwrap()).collect();
-    assert_eq!(responses[0], json!({"jsonrpc": "2.0", "id": "srv-1", "result": {}}));
+    let responses: Vec<serde_json::Value> = p
+        .requests
+        .iter()
+        .filter(|(_, _, r)| method_of(r) == "<response>")
+        .map(|(_, _, r)| body(r).unwrap())
+        .collect();
+    assert_eq!(
+        responses[0],
+        json!({"jsonrpc": "2.0", "id": "srv-1", "result": {}})
+    );
     assert_eq!(responses[1]["error"]["code"], -32601);
     let input = p.events.iter().find_map(|e| match e {
-        Event::InputRequest { input, method, op: None, params } if method == "elicitation/create" && params["message"] == "name?" => Some(*input),
+        Event::InputRequest {
+            input,
+            method,
+            op: None,
+            params,
+        } if method == "elicitation/create" && params["message"] == "name?" => Some(*input),
         _ => None,
     });
-    p.session.answer_input(input.unwrap(), Ok(json!({"action": "accept", "content": {"n": 1}})), 0).unwrap();
+    p.session
+        .answer_input(
+            input.unwrap(),
+            Ok(json!({"action": "accept", "content": {"n": 1}})),
+            0,
+        )
+        .unwrap();
     p.pump();
     let answer = p.last("<response>");
-    assert_eq!(body(answer).unwrap(), json!({"jsonrpc": "2.0", "id": "srv-2", "result": {"action": "accept", "content": {"n": 1}}}));
+    assert_eq!(
+        body(answer).unwrap(),
+        json!({"jsonrpc": "2.0", "id": "srv-2", "result": {"action": "accept", "content": {"n": 1}}})
+    );
     assert_eq!(answer.header("mcp-session-id"), Some("s"));
     let ex = p.open[0];
-    p.push(ex, &format!("data: {}\n\n", json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}})));
+    p.push(
+        ex,
+        &format!(
+            "data: {}\n\n",
+            json!({"jsonrpc": "2.0", "id": 3, "result": {"content": []}})
+        ),
+    );
     p.ok(op);
 }
 
@@ -318,10 +438,21 @@ fn cancel_sends_notifications_cancelled_with_the_request_id() {
     let st = Rc::new(RefCell::new(Legacy::default()));
     let inner = legacy_server(st);
     let mut inner = inner;
-    let server = move |req: &HttpRequest| if method_of(req) == "tools/call" { Reply::sse_raw(": wait\n\n").open() } else { inner(req) };
+    let server = move |req: &HttpRequest| {
+        if method_of(req) == "tools/call" {
+            Reply::sse_raw(": wait\n\n").open()
+        } else {
+            inner(req)
+        }
+    };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "slow"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "slow"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     let call_id = id_of(p.last("tools/call"));
     p.session.cancel(op, 5);
@@ -352,7 +483,13 @@ fn get_stream_delivers_notifications_and_reconnects_with_last_event_id() {
     st.borrow_mut().get = Some(Reply::sse_raw(": keepalive\n\n").open());
     p.end(ex);
     p.advance(2_000);
-    let get = &p.requests.iter().rev().find(|(_, _, r)| r.method == Method::Get).unwrap().2;
+    let get = &p
+        .requests
+        .iter()
+        .rev()
+        .find(|(_, _, r)| r.method == Method::Get)
+        .unwrap()
+        .2;
     assert_eq!(get.header("last-event-id"), Some("g1"));
 }
 
@@ -369,9 +506,14 @@ fn get_stream_gives_up_after_its_budget_without_breaking_the_session() {
     p.advance(600_000);
     let gets = p.methods().iter().filter(|m| *m == "GET").count();
     assert_eq!(gets, 5, "the first GET plus 4 reconnects");
-    assert!(p.diagnostics().iter().any(|d| d.contains("gave up on the GET stream")));
+    assert!(p
+        .diagnostics()
+        .iter()
+        .any(|d| d.contains("gave up on the GET stream")));
     assert_eq!(p.session.poll_timeout(), None, "no timer left running");
-    let l = p.session.list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
     p.pump();
     p.ok(l);
 }
@@ -422,12 +564,29 @@ fn progress_on_the_legacy_post_stream_reaches_the_op() {
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "x"}), RequestOptions { progress: true, ..Default::default() }, 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "x"}),
+        RequestOptions {
+            progress: true,
+            ..Default::default()
+        },
+        0,
+    );
     p.pump();
     p.ok(op);
-    let progress: Vec<(f64, Option<String>)> = p.events.iter().filter_map(|e| match e {
-        Event::Progress { op: o, progress, message, .. } if *o == op => Some((*progress, message.clone())),
-        _ => None,
-    }).collect();
+    let progress: Vec<(f64, Option<String>)> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Progress {
+                op: o,
+                progress,
+                message,
+                ..
+            } if *o == op => Some((*progress, message.clone())),
+            _ => None,
+        })
+        .collect();
     assert_eq!(progress, vec![(1.0, Some("half".into())), (2.0, None)]);
 }

@@ -51,15 +51,23 @@ fn auto_connect_discovers_a_modern_server_with_meta_and_headers() {
     assert_eq!(info["era"], "modern");
     assert_eq!(info["serverInfo"]["name"], "fake");
     assert_eq!(p.session.era(), Some(Era::Modern));
-    assert!(matches!(&p.events[0], Event::Connected(i) if i.instructions.as_deref() == Some("be nice")));
+    assert!(
+        matches!(&p.events[0], Event::Connected(i) if i.instructions.as_deref() == Some("be nice"))
+    );
     let r = p.last("server/discover");
     assert_eq!(r.method, Method::Post);
     assert_eq!(header(r, "mcp-protocol-version"), Some("2026-07-28"));
     assert_eq!(header(r, "mcp-method"), Some("server/discover"));
     assert!(header(r, "accept").unwrap().contains("text/event-stream"));
     let meta = &params_of(r)["_meta"];
-    assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
-    assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], json!({}));
+    assert_eq!(
+        meta["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    assert_eq!(
+        meta["io.modelcontextprotocol/clientCapabilities"],
+        json!({})
+    );
     assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "t");
     assert_eq!(header(r, "mcp-session-id"), None);
 }
@@ -71,7 +79,10 @@ fn every_request_carries_meta_and_user_meta_is_kept() {
     let op = p.session.request(
         "tools/call",
         json!({"name": "add", "arguments": {"a": 1}, "_meta": {"custom": 7}}),
-        RequestOptions { progress: true, ..Default::default() },
+        RequestOptions {
+            progress: true,
+            ..Default::default()
+        },
         0,
     );
     p.pump();
@@ -80,7 +91,10 @@ fn every_request_carries_meta_and_user_meta_is_kept() {
     let meta = &params_of(r)["_meta"];
     assert_eq!(meta["custom"], 7);
     assert!(meta["progressToken"].is_i64());
-    assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+    assert_eq!(
+        meta["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
     assert_eq!(header(r, "mcp-name"), Some("add"));
     assert_eq!(header(r, "mcp-method"), Some("tools/call"));
 }
@@ -99,7 +113,10 @@ fn tools_call_lists_tools_first_then_mirrors_x_mcp_header_params() {
     p.ok(op);
     assert_eq!(p.methods(), ["server/discover", "tools/list", "tools/call"]);
     let r = p.last("tools/call");
-    assert_eq!(header(r, "mcp-param-region"), Some("=?base64?SGVsbG8sIOS4lueVjA==?="));
+    assert_eq!(
+        header(r, "mcp-param-region"),
+        Some("=?base64?SGVsbG8sIOS4lueVjA==?=")
+    );
     assert_eq!(header(r, "mcp-param-limit"), Some("5"));
 }
 
@@ -107,13 +124,28 @@ fn tools_call_lists_tools_first_then_mirrors_x_mcp_header_params() {
 fn invalid_x_mcp_header_tools_are_dropped_and_refused_locally() {
     let mut p = Pair::new(cfg(), modern_server);
     p.session.connect(0);
-    let list = p.session.list_all(ListKind::Tools, RequestOptions::default(), 0);
+    let list = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
     p.pump();
-    let names: Vec<&str> = p.ok(list)["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = p.ok(list)["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["add", "region_query"]);
-    assert!(p.events.iter().any(|e| matches!(e, Event::ToolRejected { name, .. } if name == "bad")));
+    assert!(p
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::ToolRejected { name, .. } if name == "bad")));
     let sent = p.requests.len();
-    let call = p.session.request("tools/call", json!({"name": "bad", "arguments": {"x": 1.5}}), RequestOptions::default(), 0);
+    let call = p.session.request(
+        "tools/call",
+        json!({"name": "bad", "arguments": {"x": 1.5}}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     assert!(matches!(p.err(call), ProtocolError::ToolRejected { name, .. } if name == "bad"));
     assert_eq!(p.requests.len(), sent, "a rejected tool is never sent");
@@ -123,19 +155,33 @@ fn invalid_x_mcp_header_tools_are_dropped_and_refused_locally() {
 fn list_results_are_cached_for_ttl_and_invalidated_by_list_changed() {
     let mut p = Pair::new(cfg(), modern_server);
     p.session.connect(0);
-    let a = p.session.list_all(ListKind::Tools, RequestOptions::default(), 0);
+    let a = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
     p.pump();
     p.ok(a);
     p.advance(500);
-    let b = p.session.list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    let b = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
     p.pump();
     assert_eq!(p.ok(b), p.ok(a));
-    assert_eq!(p.methods().iter().filter(|m| *m == "tools/list").count(), 1, "served from cache");
+    assert_eq!(
+        p.methods().iter().filter(|m| *m == "tools/list").count(),
+        1,
+        "served from cache"
+    );
     p.advance(600);
-    let c = p.session.list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    let c = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
     p.pump();
     p.ok(c);
-    assert_eq!(p.methods().iter().filter(|m| *m == "tools/list").count(), 2, "expired after ttlMs");
+    assert_eq!(
+        p.methods().iter().filter(|m| *m == "tools/list").count(),
+        2,
+        "expired after ttlMs"
+    );
 }
 
 #[test]
@@ -147,10 +193,19 @@ fn paging_follows_cursors_and_stops_on_a_repeated_cursor() {
             "tools/list" => {
                 let cursor = params_of(req)["cursor"].as_str().map(str::to_string);
                 match cursor.as_deref() {
-                    None => Reply::result(&id, tools_page(json!([{"name": "a", "inputSchema": {}}]), Some("p2"))),
-                    Some("p2") => Reply::result(&id, tools_page(json!([{"name": "b", "inputSchema": {}}]), Some("p3"))),
+                    None => Reply::result(
+                        &id,
+                        tools_page(json!([{"name": "a", "inputSchema": {}}]), Some("p2")),
+                    ),
+                    Some("p2") => Reply::result(
+                        &id,
+                        tools_page(json!([{"name": "b", "inputSchema": {}}]), Some("p3")),
+                    ),
                     // From here the cursor never advances.
-                    _ => Reply::result(&id, tools_page(json!([{"name": "c", "inputSchema": {}}]), Some("p3"))),
+                    _ => Reply::result(
+                        &id,
+                        tools_page(json!([{"name": "c", "inputSchema": {}}]), Some("p3")),
+                    ),
                 }
             }
             _ => Reply::status(500, ""),
@@ -158,12 +213,22 @@ fn paging_follows_cursors_and_stops_on_a_repeated_cursor() {
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.list_all(ListKind::Tools, RequestOptions::default(), 0);
+    let op = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
     p.pump();
-    let names: Vec<&str> = p.ok(op)["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = p.ok(op)["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["a", "b", "c"]);
     assert_eq!(p.methods().iter().filter(|m| *m == "tools/list").count(), 3);
-    assert!(p.diagnostics().iter().any(|d| d.contains("repeated cursor")));
+    assert!(p
+        .diagnostics()
+        .iter()
+        .any(|d| d.contains("repeated cursor")));
 }
 
 #[test]
@@ -173,9 +238,14 @@ fn paging_stops_at_the_page_cap() {
         match method_of(req).as_str() {
             "server/discover" => Reply::result(&id, discover_result()),
             _ => {
-                let n = params_of(req)["cursor"].as_str().map_or(0, |c| c.parse::<u32>().unwrap());
+                let n = params_of(req)["cursor"]
+                    .as_str()
+                    .map_or(0, |c| c.parse::<u32>().unwrap());
                 let next = (n + 1).to_string();
-                Reply::result(&id, json!({"prompts": [{"name": format!("p{n}")}], "nextCursor": next}))
+                Reply::result(
+                    &id,
+                    json!({"prompts": [{"name": format!("p{n}")}], "nextCursor": next}),
+                )
             }
         }
     };
@@ -183,7 +253,9 @@ fn paging_stops_at_the_page_cap() {
     c.max_pages = 5;
     let mut p = Pair::new(c, server);
     p.session.connect(0);
-    let op = p.session.list_all(ListKind::Prompts, RequestOptions::default(), 0);
+    let op = p
+        .session
+        .list_all(ListKind::Prompts, RequestOptions::default(), 0);
     p.pump();
     assert_eq!(p.ok(op)["prompts"].as_array().unwrap().len(), 5);
     assert!(p.diagnostics().iter().any(|d| d.contains("5-page limit")));
@@ -196,29 +268,52 @@ fn mrtr_two_rounds_echo_request_state_exactly_with_new_ids() {
         let params = params_of(req);
         match method_of(req).as_str() {
             "server/discover" => Reply::result(&id, discover_result()),
-            "tools/list" => Reply::result(&id, tools_page(json!([{"name": "ask", "inputSchema": {}}, {"name": "other", "inputSchema": {}}]), None)),
+            "tools/list" => Reply::result(
+                &id,
+                tools_page(
+                    json!([{"name": "ask", "inputSchema": {}}, {"name": "other", "inputSchema": {}}]),
+                    None,
+                ),
+            ),
             "tools/call" if params["name"] == "other" => {
-                assert!(params.get("requestState").is_none() && params.get("inputResponses").is_none());
+                assert!(
+                    params.get("requestState").is_none() && params.get("inputResponses").is_none()
+                );
                 Reply::result(&id, json!({"content": []}))
             }
             "tools/call" => match params["requestState"].as_str() {
-                None => Reply::result(&id, json!({
-                    "resultType": "input_required",
-                    "inputRequests": {"who": {"method": "elicitation/create", "params": {"message": "name?", "requestedSchema": {"type": "object"}}}},
-                    "requestState": "s1+/=="
-                })),
+                None => Reply::result(
+                    &id,
+                    json!({
+                        "resultType": "input_required",
+                        "inputRequests": {"who": {"method": "elicitation/create", "params": {"message": "name?", "requestedSchema": {"type": "object"}}}},
+                        "requestState": "s1+/=="
+                    }),
+                ),
                 Some("s1+/==") => {
                     assert_eq!(params["inputResponses"]["who"]["content"]["name"], "ann");
-                    Reply::result(&id, json!({
-                        "resultType": "input_required",
-                        "inputRequests": {"roots": {"method": "roots/list"}},
-                        "requestState": "s2"
-                    }))
+                    Reply::result(
+                        &id,
+                        json!({
+                            "resultType": "input_required",
+                            "inputRequests": {"roots": {"method": "roots/list"}},
+                            "requestState": "s2"
+                        }),
+                    )
                 }
                 Some("s2") => {
-                    assert_eq!(params["inputResponses"]["roots"]["roots"][0]["uri"], "file:///x");
-                    assert!(params["inputResponses"].get("who").is_none(), "answers of an earlier round are not resent");
-                    Reply::result(&id, json!({"resultType": "complete", "content": [{"type": "text", "text": "done"}]}))
+                    assert_eq!(
+                        params["inputResponses"]["roots"]["roots"][0]["uri"],
+                        "file:///x"
+                    );
+                    assert!(
+                        params["inputResponses"].get("who").is_none(),
+                        "answers of an earlier round are not resent"
+                    );
+                    Reply::result(
+                        &id,
+                        json!({"resultType": "complete", "content": [{"type": "text", "text": "done"}]}),
+                    )
                 }
                 other => panic!("unexpected state {other:?}"),
             },
@@ -227,29 +322,67 @@ fn mrtr_two_rounds_echo_request_state_exactly_with_new_ids() {
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "ask", "arguments": {}}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "ask", "arguments": {}}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     let input = p.events.iter().find_map(|e| match e {
-        Event::InputRequest { input, op: Some(o), method, .. } if *o == op && method == "elicitation/create" => Some(*input),
+        Event::InputRequest {
+            input,
+            op: Some(o),
+            method,
+            ..
+        } if *o == op && method == "elicitation/create" => Some(*input),
         _ => None,
     });
     // A parallel request must not carry the round's state.
-    let other = p.session.request("tools/call", json!({"name": "other", "arguments": {}}), RequestOptions::default(), 0);
+    let other = p.session.request(
+        "tools/call",
+        json!({"name": "other", "arguments": {}}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     p.ok(other);
-    p.session.answer_input(input.unwrap(), Ok(json!({"action": "accept", "content": {"name": "ann"}})), 0).unwrap();
+    p.session
+        .answer_input(
+            input.unwrap(),
+            Ok(json!({"action": "accept", "content": {"name": "ann"}})),
+            0,
+        )
+        .unwrap();
     p.pump();
     let input2 = p.events.iter().rev().find_map(|e| match e {
         Event::InputRequest { input, method, .. } if method == "roots/list" => Some(*input),
         _ => None,
     });
-    p.session.answer_input(input2.unwrap(), Ok(json!({"roots": [{"uri": "file:///x"}]})), 0).unwrap();
+    p.session
+        .answer_input(
+            input2.unwrap(),
+            Ok(json!({"roots": [{"uri": "file:///x"}]})),
+            0,
+        )
+        .unwrap();
     p.pump();
     assert_eq!(p.ok(op)["content"][0]["text"], "done");
-    let ids: Vec<Value> = p.requests.iter().filter(|(_, _, r)| method_of(r) == "tools/call" && params_of(r)["name"] == "ask").map(|(_, _, r)| id_of(r)).collect();
+    let ids: Vec<Value> = p
+        .requests
+        .iter()
+        .filter(|(_, _, r)| method_of(r) == "tools/call" && params_of(r)["name"] == "ask")
+        .map(|(_, _, r)| id_of(r))
+        .collect();
     assert_eq!(ids.len(), 3);
-    assert!(ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2], "each round has a new id: {ids:?}");
-    assert_eq!(p.session.answer_input(input2.unwrap(), Ok(json!({})), 0), Err(ProtocolError::UnknownInput));
+    assert!(
+        ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2],
+        "each round has a new id: {ids:?}"
+    );
+    assert_eq!(
+        p.session.answer_input(input2.unwrap(), Ok(json!({})), 0),
+        Err(ProtocolError::UnknownInput)
+    );
 }
 
 #[test]
@@ -258,15 +391,26 @@ fn mrtr_rounds_are_bounded() {
         let id = id_of(req);
         match method_of(req).as_str() {
             "server/discover" => Reply::result(&id, discover_result()),
-            "tools/list" => Reply::result(&id, tools_page(json!([{"name": "loop", "inputSchema": {}}]), None)),
-            _ => Reply::result(&id, json!({"resultType": "input_required", "requestState": "again"})),
+            "tools/list" => Reply::result(
+                &id,
+                tools_page(json!([{"name": "loop", "inputSchema": {}}]), None),
+            ),
+            _ => Reply::result(
+                &id,
+                json!({"resultType": "input_required", "requestState": "again"}),
+            ),
         }
     };
     let mut c = cfg();
     c.max_input_rounds = 3;
     let mut p = Pair::new(c, server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "loop"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "loop"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     assert_eq!(p.err(op), &ProtocolError::TooManyInputRounds(3));
     // The first attempt plus one re-send per allowed round.
@@ -275,24 +419,40 @@ fn mrtr_rounds_are_bounded() {
 
 #[test]
 fn header_mismatch_relists_tools_and_retries_once() {
-    let mut calls = 0;
     let server = move |req: &mcp_edge::proto::http::HttpRequest| {
         let id = id_of(req);
         match method_of(req).as_str() {
             "server/discover" => Reply::result(&id, discover_result()),
-            "tools/list" => Reply::result(&id, tools_page(json!([{"name": "q", "inputSchema": {"type": "object", "properties": {"r": {"type": "string", "x-mcp-header": "R"}}}}]), None)),
-            _ => {
-                calls += 1;
-                Reply::error(400, &id, -32020, "Header mismatch", None)
-            }
+            "tools/list" => Reply::result(
+                &id,
+                tools_page(
+                    json!([{"name": "q", "inputSchema": {"type": "object", "properties": {"r": {"type": "string", "x-mcp-header": "R"}}}}]),
+                    None,
+                ),
+            ),
+            _ => Reply::error(400, &id, -32020, "Header mismatch", None),
         }
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "q", "arguments": {"r": "x"}}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "q", "arguments": {"r": "x"}}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     assert!(matches!(p.err(op), ProtocolError::Rpc { code: -32020, .. }));
-    assert_eq!(p.methods(), ["server/discover", "tools/list", "tools/call", "tools/list", "tools/call"]);
+    assert_eq!(
+        p.methods(),
+        [
+            "server/discover",
+            "tools/list",
+            "tools/call",
+            "tools/list",
+            "tools/call"
+        ]
+    );
 }
 
 #[test]
@@ -300,10 +460,19 @@ fn unsupported_version_on_discover_falls_back_to_a_shared_legacy_version() {
     let server = |req: &mcp_edge::proto::http::HttpRequest| {
         let id = id_of(req);
         match method_of(req).as_str() {
-            "server/discover" => Reply::error(400, &id, -32022, "Unsupported protocol version", Some(json!({"supported": ["2025-06-18"], "requested": "2026-07-28"}))),
+            "server/discover" => Reply::error(
+                400,
+                &id,
+                -32022,
+                "Unsupported protocol version",
+                Some(json!({"supported": ["2025-06-18"], "requested": "2026-07-28"})),
+            ),
             "initialize" => {
                 assert_eq!(params_of(req)["protocolVersion"], "2025-06-18");
-                Reply::result(&id, json!({"protocolVersion": "2025-06-18", "capabilities": {}, "serverInfo": {"name": "old", "version": "1"}}))
+                Reply::result(
+                    &id,
+                    json!({"protocolVersion": "2025-06-18", "capabilities": {}, "serverInfo": {"name": "old", "version": "1"}}),
+                )
             }
             "notifications/initialized" => Reply::accepted(),
             "GET" => Reply::status(405, ""),
@@ -319,13 +488,18 @@ fn unsupported_version_on_discover_falls_back_to_a_shared_legacy_version() {
 
 #[test]
 fn exact_modern_version_does_not_fall_back() {
-    let server = |req: &mcp_edge::proto::http::HttpRequest| Reply::status(400, &format!("nope {}", method_of(req)));
+    let server = |req: &mcp_edge::proto::http::HttpRequest| {
+        Reply::status(400, &format!("nope {}", method_of(req)))
+    };
     let mut c = cfg();
     c.protocol = ProtocolChoice::Exact("2026-07-28".into());
     let mut p = Pair::new(c, server);
     let op = p.session.connect(0);
     p.pump();
-    assert!(matches!(p.err(op), ProtocolError::HttpStatus { status: 400, .. }));
+    assert!(matches!(
+        p.err(op),
+        ProtocolError::HttpStatus { status: 400, .. }
+    ));
     assert_eq!(p.methods(), ["server/discover"]);
 }
 
@@ -338,30 +512,62 @@ fn progress_resets_the_inactivity_timeout_but_not_the_total() {
         let id = id_of(req);
         match method_of(req).as_str() {
             "server/discover" => Reply::result(&id, discover_result()),
-            "tools/list" => Reply::result(&id, tools_page(json!([{"name": "slow", "inputSchema": {}}]), None)),
+            "tools/list" => Reply::result(
+                &id,
+                tools_page(json!([{"name": "slow", "inputSchema": {}}]), None),
+            ),
             _ => Reply::sse_raw(": working\n\n").open(),
         }
     };
     let mut p = Pair::new(c, server);
     p.session.connect(0);
-    let op = p.session.request("tools/call", json!({"name": "slow"}), RequestOptions { progress: true, ..Default::default() }, 0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "slow"}),
+        RequestOptions {
+            progress: true,
+            ..Default::default()
+        },
+        0,
+    );
     p.pump();
     let (ex, _, req) = p.requests.last().unwrap().clone();
     let token = params_of(&req)["_meta"]["progressToken"].clone();
-    let progress = |n: u32| format!("data: {}\n\n", json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": n, "total": 10}}));
+    let progress = |n: u32| {
+        format!(
+            "data: {}\n\n",
+            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": n, "total": 10}})
+        )
+    };
     p.advance(800);
     p.push(ex, &progress(1));
     p.advance(800);
-    assert!(p.completed(op).is_none(), "progress at 800 ms moved the deadline");
+    assert!(
+        p.completed(op).is_none(),
+        "progress at 800 ms moved the deadline"
+    );
     p.push(ex, &progress(2));
     p.push(ex, &progress(2)); // not increasing: ignored
     p.advance(800);
     assert!(p.completed(op).is_none());
     p.push(ex, &progress(3));
     p.advance(2000);
-    assert_eq!(p.err(op), &ProtocolError::Timeout { after_ms: 2500, total: true });
-    assert!(p.aborted.contains(&ex), "a timed-out request's stream is closed");
-    let n = p.events.iter().filter(|e| matches!(e, Event::Progress { .. })).count();
+    assert_eq!(
+        p.err(op),
+        &ProtocolError::Timeout {
+            after_ms: 2500,
+            total: true
+        }
+    );
+    assert!(
+        p.aborted.contains(&ex),
+        "a timed-out request's stream is closed"
+    );
+    let n = p
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Progress { .. }))
+        .count();
     assert_eq!(n, 3);
 }
 
@@ -378,12 +584,23 @@ fn inactivity_timeout_fires_without_progress() {
     };
     let mut p = Pair::new(c, server);
     p.session.connect(0);
-    let op = p.session.request("prompts/get", json!({"name": "x"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "prompts/get",
+        json!({"name": "x"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     p.advance(999);
     assert!(p.completed(op).is_none());
     p.advance(1);
-    assert_eq!(p.err(op), &ProtocolError::Timeout { after_ms: 1000, total: false });
+    assert_eq!(
+        p.err(op),
+        &ProtocolError::Timeout {
+            after_ms: 1000,
+            total: false
+        }
+    );
 }
 
 #[test]
@@ -391,7 +608,10 @@ fn config_rejects_inner_timeout_above_outer() {
     let mut c = cfg();
     c.request_timeout_ms = Some(5000);
     c.max_total_timeout_ms = Some(1000);
-    assert!(matches!(mcp_edge::proto::session::Session::new(c), Err(ProtocolError::InvalidConfig(_))));
+    assert!(matches!(
+        mcp_edge::proto::session::Session::new(c),
+        Err(ProtocolError::InvalidConfig(_))
+    ));
 }
 
 #[test]
@@ -410,10 +630,20 @@ fn a_dropped_stream_is_reissued_once_with_a_new_id() {
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("prompts/get", json!({"name": "x"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "prompts/get",
+        json!({"name": "x"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     p.ok(op);
-    let ids: Vec<Value> = p.requests.iter().filter(|(_, _, r)| method_of(r) == "prompts/get").map(|(_, _, r)| id_of(r)).collect();
+    let ids: Vec<Value> = p
+        .requests
+        .iter()
+        .filter(|(_, _, r)| method_of(r) == "prompts/get")
+        .map(|(_, _, r)| id_of(r))
+        .collect();
     assert_eq!(ids.len(), 2);
     assert_ne!(ids[0], ids[1]);
 }
@@ -429,7 +659,12 @@ fn a_stream_that_keeps_dropping_fails_typed() {
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("prompts/get", json!({"name": "x"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "prompts/get",
+        json!({"name": "x"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     assert_eq!(p.err(op), &ProtocolError::StreamDropped { attempts: 1 });
 }
@@ -445,7 +680,12 @@ fn cancel_closes_the_stream_and_sends_no_notification() {
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let op = p.session.request("resources/read", json!({"uri": "file:///a"}), RequestOptions::default(), 0);
+    let op = p.session.request(
+        "resources/read",
+        json!({"uri": "file:///a"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     let ex = p.requests.last().unwrap().0;
     p.session.cancel(op, 10);
@@ -453,7 +693,10 @@ fn cancel_closes_the_stream_and_sends_no_notification() {
     assert_eq!(p.err(op), &ProtocolError::Cancelled);
     assert!(p.aborted.contains(&ex));
     assert_eq!(p.methods(), ["server/discover", "resources/read"]);
-    assert_eq!(p.last("resources/read").header("mcp-name"), Some("file:///a"));
+    assert_eq!(
+        p.last("resources/read").header("mcp-name"),
+        Some("file:///a")
+    );
 }
 
 #[test]
@@ -473,26 +716,59 @@ fn listen_receives_notifications_invalidates_cache_and_reconnects_after_a_drop()
     };
     let mut p = Pair::new(cfg(), server);
     p.session.connect(0);
-    let l = p.session.list_all(ListKind::Tools, RequestOptions::default(), 0);
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
     p.pump();
     p.ok(l);
     let listen = p.session.listen(json!({"toolsListChanged": true}), 0);
     p.pump();
     let ex = p.requests.last().unwrap().0;
     p.advance(120_000);
-    assert!(p.completed(listen).is_none(), "listen streams have no timeout");
-    p.push(ex, &format!("data: {}\n\n", json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}})));
+    assert!(
+        p.completed(listen).is_none(),
+        "listen streams have no timeout"
+    );
+    p.push(
+        ex,
+        &format!(
+            "data: {}\n\n",
+            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {}})
+        ),
+    );
     assert!(p.events.iter().any(|e| matches!(e, Event::Notification { method, .. } if method == "notifications/tools/list_changed")));
-    let l2 = p.session.list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    let l2 = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
     p.pump();
     p.ok(l2);
-    assert_eq!(p.methods().iter().filter(|m| *m == "tools/list").count(), 2, "list_changed invalidated the cache");
+    assert_eq!(
+        p.methods().iter().filter(|m| *m == "tools/list").count(),
+        2,
+        "list_changed invalidated the cache"
+    );
     // The stream drops without a graceful result: re-opened after a backoff, with a new id.
-    let before = p.methods().iter().filter(|m| *m == "subscriptions/listen").count();
+    let before = p
+        .methods()
+        .iter()
+        .filter(|m| *m == "subscriptions/listen")
+        .count();
     p.end(ex);
-    assert_eq!(p.methods().iter().filter(|m| *m == "subscriptions/listen").count(), before);
+    assert_eq!(
+        p.methods()
+            .iter()
+            .filter(|m| *m == "subscriptions/listen")
+            .count(),
+        before
+    );
     p.advance(2_000);
-    assert_eq!(p.methods().iter().filter(|m| *m == "subscriptions/listen").count(), before + 1);
+    assert_eq!(
+        p.methods()
+            .iter()
+            .filter(|m| *m == "subscriptions/listen")
+            .count(),
+        before + 1
+    );
     p.session.cancel(listen, p.now);
     p.pump();
     assert_eq!(p.err(listen), &ProtocolError::Cancelled);
@@ -523,28 +799,72 @@ fn unknown_result_type_and_hostile_bodies_are_typed_errors() {
     c.max_json_bytes = 1024;
     let mut p = Pair::new(c, server);
     p.session.connect(0);
-    let t = p.session.request("prompts/get", json!({"name": "task"}), RequestOptions::default(), 0);
-    let g = p.session.request("prompts/get", json!({"name": "garbage"}), RequestOptions::default(), 0);
-    let o = p.session.request("prompts/get", json!({"name": "other-id"}), RequestOptions::default(), 0);
-    let h = p.session.request("prompts/get", json!({"name": "huge"}), RequestOptions::default(), 0);
-    let s = p.session.request("prompts/get", json!({"name": "500"}), RequestOptions::default(), 0);
+    let t = p.session.request(
+        "prompts/get",
+        json!({"name": "task"}),
+        RequestOptions::default(),
+        0,
+    );
+    let g = p.session.request(
+        "prompts/get",
+        json!({"name": "garbage"}),
+        RequestOptions::default(),
+        0,
+    );
+    let o = p.session.request(
+        "prompts/get",
+        json!({"name": "other-id"}),
+        RequestOptions::default(),
+        0,
+    );
+    let h = p.session.request(
+        "prompts/get",
+        json!({"name": "huge"}),
+        RequestOptions::default(),
+        0,
+    );
+    let s = p.session.request(
+        "prompts/get",
+        json!({"name": "500"}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
-    assert_eq!(p.err(t), &ProtocolError::UnsupportedResultType("task".into()));
+    assert_eq!(
+        p.err(t),
+        &ProtocolError::UnsupportedResultType("task".into())
+    );
     assert!(matches!(p.err(g), ProtocolError::InvalidMessage(_)));
     assert!(matches!(p.err(o), ProtocolError::InvalidResult(_)));
-    assert!(p.diagnostics().iter().any(|d| d.contains("unknown request id 999")));
+    assert!(p
+        .diagnostics()
+        .iter()
+        .any(|d| d.contains("unknown request id 999")));
     assert_eq!(p.err(h), &ProtocolError::BodyTooLarge { limit: 1024 });
-    assert_eq!(p.err(s), &ProtocolError::HttpStatus { status: 500, body: "boom".into() });
+    assert_eq!(
+        p.err(s),
+        &ProtocolError::HttpStatus {
+            status: 500,
+            body: "boom".into()
+        }
+    );
 }
 
 #[test]
 fn requests_before_connect_wait_and_without_connect_fail() {
     let mut p = Pair::new(cfg(), modern_server);
-    let early = p.session.request("tools/call", json!({"name": "add", "arguments": {"a": 1}}), RequestOptions::default(), 0);
+    let early = p.session.request(
+        "tools/call",
+        json!({"name": "add", "arguments": {"a": 1}}),
+        RequestOptions::default(),
+        0,
+    );
     p.pump();
     assert_eq!(p.err(early), &ProtocolError::NotConnected);
     let c = p.session.connect(0);
-    let queued = p.session.list_all(ListKind::Tools, RequestOptions::default(), 0);
+    let queued = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
     p.pump();
     p.ok(c);
     p.ok(queued);
@@ -552,11 +872,17 @@ fn requests_before_connect_wait_and_without_connect_fail() {
 
 #[test]
 fn network_and_cors_failures_surface_typed() {
-    let mut p = Pair::new(cfg(), |_: &mcp_edge::proto::http::HttpRequest| Reply::network_error());
+    let mut p = Pair::new(cfg(), |_: &mcp_edge::proto::http::HttpRequest| {
+        Reply::network_error()
+    });
     let op = p.session.connect(0);
     p.pump();
     assert!(matches!(p.err(op), ProtocolError::Network(_)));
-    assert_eq!(p.methods(), ["server/discover"], "no fallback on a network error");
+    assert_eq!(
+        p.methods(),
+        ["server/discover"],
+        "no fallback on a network error"
+    );
 }
 
 #[test]
@@ -570,7 +896,9 @@ fn close_in_the_modern_era_sends_nothing() {
     p.ok(c);
     assert_eq!(p.requests.len(), n);
     assert!(p.events.contains(&Event::Closed));
-    let after = p.session.list_all(ListKind::Tools, RequestOptions::default(), 0);
+    let after = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
     p.pump();
     assert_eq!(p.err(after), &ProtocolError::Closed);
 }

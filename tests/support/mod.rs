@@ -3,8 +3,9 @@
 #![allow(dead_code)]
 
 use mcp_edge::proto::http::{HttpRequest, Method, ResponseHead};
-use mcp_edge::proto::jsonrpc::Message;
-use mcp_edge::proto::session::{Event, ExchangeId, OpId, ProtocolError, Session, SessionConfig, TransportFailure};
+use mcp_edge::proto::session::{
+    Event, ExchangeId, OpId, ProtocolError, Session, SessionConfig, TransportFailure,
+};
 use serde_json::{json, Value};
 
 /// How a scripted response ends.
@@ -65,19 +66,35 @@ impl Reply {
         }
     }
     pub fn accepted() -> Reply {
-        Reply { status: 202, headers: vec![], chunks: vec![], end: End::Clean, network_error: false }
+        Reply {
+            status: 202,
+            headers: vec![],
+            chunks: vec![],
+            end: End::Clean,
+            network_error: false,
+        }
     }
     pub fn status(status: u16, body: &str) -> Reply {
         Reply {
             status,
             headers: vec![("Content-Type".into(), "text/plain".into())],
-            chunks: if body.is_empty() { vec![] } else { vec![body.as_bytes().to_vec()] },
+            chunks: if body.is_empty() {
+                vec![]
+            } else {
+                vec![body.as_bytes().to_vec()]
+            },
             end: End::Clean,
             network_error: false,
         }
     }
     pub fn network_error() -> Reply {
-        Reply { status: 0, headers: vec![], chunks: vec![], end: End::Clean, network_error: true }
+        Reply {
+            status: 0,
+            headers: vec![],
+            chunks: vec![],
+            end: End::Clean,
+            network_error: true,
+        }
     }
     pub fn header(mut self, k: &str, v: &str) -> Reply {
         self.headers.push((k.into(), v.into()));
@@ -95,7 +112,9 @@ impl Reply {
 
 /// The parsed body of a request (None for GET/DELETE).
 pub fn body(req: &HttpRequest) -> Option<Value> {
-    req.body.as_ref().map(|b| serde_json::from_str(b).expect("client sent invalid JSON"))
+    req.body
+        .as_ref()
+        .map(|b| serde_json::from_str(b).expect("client sent invalid JSON"))
 }
 /// The JSON-RPC method of a POST, or "GET"/"DELETE".
 pub fn method_of(req: &HttpRequest) -> String {
@@ -104,17 +123,24 @@ pub fn method_of(req: &HttpRequest) -> String {
         Method::Delete => "DELETE".into(),
         Method::Post => {
             let b = body(req).unwrap();
-            b.get("method").and_then(Value::as_str).unwrap_or("<response>").to_string()
+            b.get("method")
+                .and_then(Value::as_str)
+                .unwrap_or("<response>")
+                .to_string()
         }
     }
 }
 /// The JSON-RPC id of a POSTed request.
 pub fn id_of(req: &HttpRequest) -> Value {
-    body(req).and_then(|b| b.get("id").cloned()).unwrap_or(Value::Null)
+    body(req)
+        .and_then(|b| b.get("id").cloned())
+        .unwrap_or(Value::Null)
 }
 /// The params of a POSTed message.
 pub fn params_of(req: &HttpRequest) -> Value {
-    body(req).and_then(|b| b.get("params").cloned()).unwrap_or(Value::Null)
+    body(req)
+        .and_then(|b| b.get("params").cloned())
+        .unwrap_or(Value::Null)
 }
 
 /// Session + server + virtual clock.
@@ -147,7 +173,8 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
             let mut busy = false;
             while let Some(t) = self.session.poll_transmit() {
                 busy = true;
-                self.requests.push((t.exchange, self.now, t.request.clone()));
+                self.requests
+                    .push((t.exchange, self.now, t.request.clone()));
                 let reply = (self.server)(&t.request);
                 self.deliver(t.exchange, reply);
             }
@@ -170,16 +197,31 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
     fn deliver(&mut self, ex: ExchangeId, reply: Reply) {
         let now = self.now;
         if reply.network_error {
-            self.session.handle_failure(ex, TransportFailure::Network("connection refused".into()), now);
+            self.session.handle_failure(
+                ex,
+                TransportFailure::Network("connection refused".into()),
+                now,
+            );
             return;
         }
-        self.session.handle_response_head(ex, ResponseHead { status: reply.status, headers: reply.headers }, now);
+        self.session.handle_response_head(
+            ex,
+            ResponseHead {
+                status: reply.status,
+                headers: reply.headers,
+            },
+            now,
+        );
         for c in &reply.chunks {
             self.session.handle_body(ex, c, now);
         }
         match reply.end {
             End::Clean => self.session.handle_body_end(ex, now),
-            End::Broken => self.session.handle_failure(ex, TransportFailure::BodyInterrupted("reset".into()), now),
+            End::Broken => self.session.handle_failure(
+                ex,
+                TransportFailure::BodyInterrupted("reset".into()),
+                now,
+            ),
             End::Open => self.open.push(ex),
         }
     }
@@ -222,7 +264,10 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
     pub fn ok(&self, op: OpId) -> &Value {
         match self.completed(op) {
             Some(Ok(v)) => v,
-            other => panic!("op {op:?} did not succeed: {other:?}\nevents: {:#?}", self.events),
+            other => panic!(
+                "op {op:?} did not succeed: {other:?}\nevents: {:#?}",
+                self.events
+            ),
         }
     }
     pub fn err(&self, op: OpId) -> &ProtocolError {
@@ -237,7 +282,13 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
     }
     /// The last request whose method is `m`.
     pub fn last(&self, m: &str) -> &HttpRequest {
-        &self.requests.iter().rev().find(|(_, _, r)| method_of(r) == m).expect("no such request").2
+        &self
+            .requests
+            .iter()
+            .rev()
+            .find(|(_, _, r)| method_of(r) == m)
+            .expect("no such request")
+            .2
     }
     pub fn diagnostics(&self) -> Vec<String> {
         self.events

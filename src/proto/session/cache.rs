@@ -54,7 +54,12 @@ fn sorted(v: &Value) -> Value {
         Value::Object(o) => {
             let mut names: Vec<&String> = o.keys().collect();
             names.sort();
-            Value::Object(names.into_iter().map(|k| (k.clone(), sorted(&o[k]))).collect())
+            Value::Object(
+                names
+                    .into_iter()
+                    .map(|k| (k.clone(), sorted(&o[k])))
+                    .collect(),
+            )
         }
         Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
         other => other.clone(),
@@ -64,7 +69,10 @@ fn sorted(v: &Value) -> Value {
 /// The time-to-live a result grants, in milliseconds (absent or negative = 0).
 pub fn ttl_ms(result: &Value) -> u64 {
     match result.get("ttlMs") {
-        Some(Value::Number(n)) => n.as_u64().or_else(|| n.as_f64().map(|f| f.max(0.0) as u64)).unwrap_or(0),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .or_else(|| n.as_f64().map(|f| f.max(0.0) as u64))
+            .unwrap_or(0),
         _ => 0,
     }
 }
@@ -72,7 +80,10 @@ pub fn ttl_ms(result: &Value) -> u64 {
 impl ResultCache {
     /// A fresh entry for `key` at `now`.
     pub fn get(&self, key: &str, now: u64) -> Option<&Value> {
-        self.entries.get(key).filter(|e| e.expires_at > now).map(|e| &e.value)
+        self.entries
+            .get(key)
+            .filter(|e| e.expires_at > now)
+            .map(|e| &e.value)
     }
 
     /// Stores `result` under `key` when its `ttlMs` is positive.
@@ -84,8 +95,11 @@ impl ResultCache {
         }
         self.entries.retain(|_, e| e.expires_at > now);
         if self.entries.len() >= MAX_ENTRIES {
-            if let Some(k) =
-                self.entries.iter().min_by_key(|(_, e)| e.expires_at).map(|(k, _)| k.clone())
+            if let Some(k) = self
+                .entries
+                .iter()
+                .min_by_key(|(_, e)| e.expires_at)
+                .map(|(k, _)| k.clone())
             {
                 self.entries.remove(&k);
             }
@@ -93,7 +107,11 @@ impl ResultCache {
         let private = result.get("cacheScope").and_then(Value::as_str) != Some("public");
         self.entries.insert(
             key,
-            Entry { value: result.clone(), expires_at: now.saturating_add(ttl), private },
+            Entry {
+                value: result.clone(),
+                expires_at: now.saturating_add(ttl),
+                private,
+            },
         );
     }
 

@@ -28,12 +28,20 @@ impl Session {
     /// completes wait for it.
     pub fn connect(&mut self, now: u64) -> OpId {
         let (step, version) = match (&self.cfg.protocol, self.cfg.known_era) {
-            (ProtocolChoice::Exact(v), _) if v == MODERN_VERSION => (ConnectStep::Discover, v.clone()),
+            (ProtocolChoice::Exact(v), _) if v == MODERN_VERSION => {
+                (ConnectStep::Discover, v.clone())
+            }
             (ProtocolChoice::Exact(v), _) => (ConnectStep::Initialize, v.clone()),
-            (ProtocolChoice::Auto, Some(Era::Legacy)) => (ConnectStep::Initialize, LEGACY_VERSIONS[0].to_string()),
+            (ProtocolChoice::Auto, Some(Era::Legacy)) => {
+                (ConnectStep::Initialize, LEGACY_VERSIONS[0].to_string())
+            }
             (ProtocolChoice::Auto, _) => (ConnectStep::Discover, MODERN_VERSION.to_string()),
         };
-        let kind = OpKind::Connect { step, version, probe_error: None };
+        let kind = OpKind::Connect {
+            step,
+            version,
+            probe_error: None,
+        };
         let op = self.new_op(kind, &RequestOptions::default(), false, now);
         match self.phase {
             Phase::Idle => {
@@ -42,7 +50,11 @@ impl Session {
             }
             Phase::Connecting(c) | Phase::Reinitializing(c) => self.wait_for(op, c),
             Phase::Connected => {
-                let info = self.server.as_ref().map(server_info_json).unwrap_or(Value::Null);
+                let info = self
+                    .server
+                    .as_ref()
+                    .map(server_info_json)
+                    .unwrap_or(Value::Null);
                 self.finish(op, Ok(info), now);
             }
             Phase::Closed => self.finish(op, Err(ProtocolError::Closed), now),
@@ -51,7 +63,9 @@ impl Session {
     }
 
     pub(super) fn drive_connect(&mut self, op: OpId, now: u64) {
-        let Some(OpKind::Connect { step, version, .. }) = self.ops.get(&op).map(|o| &o.kind) else { return };
+        let Some(OpKind::Connect { step, version, .. }) = self.ops.get(&op).map(|o| &o.kind) else {
+            return;
+        };
         let (step, version) = (*step, version.clone());
         match step {
             ConnectStep::Discover => self.send_rpc(op, "server/discover", Map::new(), now),
@@ -71,7 +85,12 @@ impl Session {
                 // whose first event is `endpoint` identifies a 2024-11-05 server.
                 let mut headers = vec![(names::ACCEPT.to_string(), mime::EVENT_STREAM.to_string())];
                 self.add_user_headers(&mut headers);
-                let req = HttpRequest { method: Method::Get, url: self.cfg.endpoint.clone(), headers, body: None };
+                let req = HttpRequest {
+                    method: Method::Get,
+                    url: self.cfg.endpoint.clone(),
+                    headers,
+                    body: None,
+                };
                 let ex = self.new_exchange(Exchange::new(Purpose::LegacyProbe { op }), req);
                 if let Some(o) = self.ops.get_mut(&op) {
                     o.exchange = Some(ex);
@@ -81,7 +100,9 @@ impl Session {
     }
 
     fn set_step(&mut self, op: OpId, new_step: ConnectStep, new_version: Option<String>) {
-        if let Some(OpKind::Connect { step, version, .. }) = self.ops.get_mut(&op).map(|o| &mut o.kind) {
+        if let Some(OpKind::Connect { step, version, .. }) =
+            self.ops.get_mut(&op).map(|o| &mut o.kind)
+        {
             *step = new_step;
             if let Some(v) = new_version {
                 *version = v;
@@ -90,7 +111,9 @@ impl Session {
     }
 
     pub(super) fn connect_result(&mut self, op: OpId, result: Value, now: u64) {
-        let Some(OpKind::Connect { step, version, .. }) = self.ops.get(&op).map(|o| &o.kind) else { return };
+        let Some(OpKind::Connect { step, version, .. }) = self.ops.get(&op).map(|o| &o.kind) else {
+            return;
+        };
         let (step, version) = (*step, version.clone());
         match step {
             ConnectStep::Discover => {
@@ -100,8 +123,13 @@ impl Session {
                     protocol_version: version.clone(),
                     server_info: meta.and_then(|m| m.get(super::META_SERVER_INFO)).cloned(),
                     capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
-                    instructions: result.get("instructions").and_then(Value::as_str).map(str::to_string),
-                    supported_versions: supported_versions(Some(&json!({"supported": result.get("supportedVersions")}))),
+                    instructions: result
+                        .get("instructions")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                    supported_versions: supported_versions(Some(
+                        &json!({"supported": result.get("supportedVersions")}),
+                    )),
                 };
                 self.era = Some(Era::Modern);
                 self.version = version;
@@ -111,7 +139,10 @@ impl Session {
                 self.connected(op, info, now);
             }
             ConnectStep::Initialize => {
-                let negotiated = result.get("protocolVersion").and_then(Value::as_str).unwrap_or_default();
+                let negotiated = result
+                    .get("protocolVersion")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 if !LEGACY_VERSIONS.contains(&negotiated) {
                     // The client SHOULD disconnect when it does not support the server's version.
                     let e = ProtocolError::UnsupportedProtocolVersion {
@@ -125,7 +156,10 @@ impl Session {
                     protocol_version: negotiated.to_string(),
                     server_info: result.get("serverInfo").cloned(),
                     capabilities: result.get("capabilities").cloned().unwrap_or(json!({})),
-                    instructions: result.get("instructions").and_then(Value::as_str).map(str::to_string),
+                    instructions: result
+                        .get("instructions")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
                     supported_versions: Vec::new(),
                 };
                 self.era = Some(Era::Legacy);
@@ -145,7 +179,10 @@ impl Session {
     pub(super) fn initialized_accepted(&mut self, op: OpId, now: u64) {
         let ready = matches!(
             self.ops.get(&op).map(|o| &o.kind),
-            Some(OpKind::Connect { step: ConnectStep::Initialized, .. })
+            Some(OpKind::Connect {
+                step: ConnectStep::Initialized,
+                ..
+            })
         );
         if let (true, Some(info)) = (ready, self.server.clone()) {
             self.connected(op, info, now);
@@ -171,7 +208,9 @@ impl Session {
 
     pub(super) fn connect_failed(&mut self, op: OpId, failure: Failure, now: u64) {
         let Some(o) = self.ops.get(&op) else { return };
-        let OpKind::Connect { step, .. } = &o.kind else { return };
+        let OpKind::Connect { step, .. } = &o.kind else {
+            return;
+        };
         let step = *step;
         let auto = self.cfg.protocol == ProtocolChoice::Auto;
         match (step, &failure) {
@@ -182,16 +221,24 @@ impl Session {
                 let supported = supported_versions(error.data.as_ref());
                 // A modern server: stay modern if we share a modern version, else take the newest
                 // shared legacy version through `initialize`.
-                if let Some(v) = LEGACY_VERSIONS.iter().find(|v| supported.iter().any(|s| s == *v)) {
+                if let Some(v) = LEGACY_VERSIONS
+                    .iter()
+                    .find(|v| supported.iter().any(|s| s == *v))
+                {
                     if auto {
                         self.set_step(op, ConnectStep::Initialize, Some(v.to_string()));
                         return self.drive_connect(op, now);
                     }
                 }
-                let e = ProtocolError::UnsupportedProtocolVersion { requested: MODERN_VERSION.into(), supported };
+                let e = ProtocolError::UnsupportedProtocolVersion {
+                    requested: MODERN_VERSION.into(),
+                    supported,
+                };
                 self.connect_failed_with(op, e, now)
             }
-            (ConnectStep::Discover, Failure::Rpc { error, status }) if is_modern_error(error, *status) => {
+            (ConnectStep::Discover, Failure::Rpc { error, status })
+                if is_modern_error(error, *status) =>
+            {
                 self.connect_failed_with(op, failure.into_error(0), now)
             }
             // Not a modern error: a legacy server. Fall back to `initialize` (MCP 2026-07-28
@@ -207,8 +254,16 @@ impl Session {
                 self.drive_connect(op, now)
             }
             // `initialize` refused with a bare 400/404/405: maybe a 2024-11-05 HTTP+SSE server.
-            (ConnectStep::Initialize, Failure::Http { status: 400 | 404 | 405, .. }) => {
-                if let Some(OpKind::Connect { probe_error, .. }) = self.ops.get_mut(&op).map(|o| &mut o.kind) {
+            (
+                ConnectStep::Initialize,
+                Failure::Http {
+                    status: 400 | 404 | 405,
+                    ..
+                },
+            ) => {
+                if let Some(OpKind::Connect { probe_error, .. }) =
+                    self.ops.get_mut(&op).map(|o| &mut o.kind)
+                {
                     *probe_error = Some(failure.clone().into_error(0));
                 }
                 self.set_step(op, ConnectStep::Probe, None);
@@ -229,7 +284,10 @@ impl Session {
         }
         let e = match endpoint {
             Some(endpoint) => ProtocolError::LegacyHttpSseServer { endpoint },
-            None => saved.unwrap_or(ProtocolError::HttpStatus { status: 400, body: String::new() }),
+            None => saved.unwrap_or(ProtocolError::HttpStatus {
+                status: 400,
+                body: String::new(),
+            }),
         };
         self.connect_failed_with(op, e, now)
     }

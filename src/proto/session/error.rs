@@ -133,21 +133,36 @@ impl fmt::Display for ProtocolError {
                 write!(f, "HTTP {status}")
             }
             ProtocolError::HttpStatus { status, body } => write!(f, "HTTP {status}: {body}"),
-            ProtocolError::Unauthorized { status, www_authenticate } => match www_authenticate {
+            ProtocolError::Unauthorized {
+                status,
+                www_authenticate,
+            } => match www_authenticate {
                 Some(w) => write!(f, "HTTP {status}: authorization required ({w})"),
                 None => write!(f, "HTTP {status}: authorization required"),
             },
-            ProtocolError::Timeout { after_ms, total: false } => {
+            ProtocolError::Timeout {
+                after_ms,
+                total: false,
+            } => {
                 write!(f, "no response or progress within {after_ms} ms")
             }
-            ProtocolError::Timeout { after_ms, total: true } => {
-                write!(f, "request exceeded its maximum total time of {after_ms} ms")
+            ProtocolError::Timeout {
+                after_ms,
+                total: true,
+            } => {
+                write!(
+                    f,
+                    "request exceeded its maximum total time of {after_ms} ms"
+                )
             }
             ProtocolError::Cancelled => f.write_str("request cancelled"),
             ProtocolError::Network(m) => write!(f, "network error: {m}"),
             ProtocolError::Cors(m) => write!(f, "blocked by CORS: {m}"),
             ProtocolError::StreamDropped { attempts } => {
-                write!(f, "response stream ended before the response (after {attempts} retries)")
+                write!(
+                    f,
+                    "response stream ended before the response (after {attempts} retries)"
+                )
             }
             ProtocolError::InvalidMessage(e) => write!(f, "invalid JSON-RPC message: {e}"),
             ProtocolError::Sse(e) => write!(f, "invalid event stream: {e:?}"),
@@ -158,7 +173,10 @@ impl fmt::Display for ProtocolError {
                 write!(f, "unexpected response content type {c:?}")
             }
             ProtocolError::InvalidResult(m) => write!(f, "invalid result: {m}"),
-            ProtocolError::UnsupportedProtocolVersion { requested, supported } => write!(
+            ProtocolError::UnsupportedProtocolVersion {
+                requested,
+                supported,
+            } => write!(
                 f,
                 "no common protocol version: asked for {requested}, server supports [{}]",
                 supported.join(", ")
@@ -171,7 +189,10 @@ impl fmt::Display for ProtocolError {
             ProtocolError::NotConnected => f.write_str("not connected"),
             ProtocolError::Closed => f.write_str("session closed"),
             ProtocolError::ToolRejected { name, reason } => {
-                write!(f, "tool {name:?} was rejected: invalid x-mcp-header ({reason:?})")
+                write!(
+                    f,
+                    "tool {name:?} was rejected: invalid x-mcp-header ({reason:?})"
+                )
             }
             ProtocolError::TooManyInputRounds(n) => {
                 write!(f, "server asked for input more than {n} times")

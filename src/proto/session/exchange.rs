@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{
-    ExchangeId, Event, GetStream, InputSlot, OpId, OpKind, Phase, ProtocolError, Session,
+    Event, ExchangeId, GetStream, InputSlot, OpId, OpKind, Phase, ProtocolError, Session,
     TransportFailure,
 };
 use crate::proto::http::{classify, names, ResponseHead, ResponseKind};
@@ -52,9 +52,16 @@ pub(super) enum Failure {
     /// A JSON-RPC error, with the HTTP status that carried it.
     Rpc { error: ErrorObject, status: u16 },
     /// An HTTP error status without a JSON-RPC error body.
-    Http { status: u16, body: String, www_authenticate: Option<String> },
+    Http {
+        status: u16,
+        body: String,
+        www_authenticate: Option<String>,
+    },
     /// The stream ended or broke before the response; `resume_from` is the last event id seen.
-    Dropped { resume_from: Option<String>, retry_ms: Option<u64> },
+    Dropped {
+        resume_from: Option<String>,
+        retry_ms: Option<u64>,
+    },
     /// Anything else, final.
     Fatal(ProtocolError),
 }
@@ -63,12 +70,19 @@ impl Failure {
     /// The error a caller sees when nothing more is tried.
     pub(super) fn into_error(self, attempts: u32) -> ProtocolError {
         match self {
-            Failure::Rpc { error, .. } => {
-                ProtocolError::Rpc { code: error.code, message: error.message, data: error.data }
-            }
-            Failure::Http { status: s @ (401 | 403), www_authenticate, .. } => {
-                ProtocolError::Unauthorized { status: s, www_authenticate }
-            }
+            Failure::Rpc { error, .. } => ProtocolError::Rpc {
+                code: error.code,
+                message: error.message,
+                data: error.data,
+            },
+            Failure::Http {
+                status: s @ (401 | 403),
+                www_authenticate,
+                ..
+            } => ProtocolError::Unauthorized {
+                status: s,
+                www_authenticate,
+            },
             Failure::Http { status, body, .. } => ProtocolError::HttpStatus { status, body },
             Failure::Dropped { .. } => ProtocolError::StreamDropped { attempts },
             Failure::Fatal(e) => e,
@@ -110,7 +124,9 @@ fn body_text(body: &[u8]) -> String {
 impl Session {
     /// Feeds the status and headers of exchange `id`'s response.
     pub fn handle_response_head(&mut self, id: ExchangeId, head: ResponseHead, now: u64) {
-        let Some(ex) = self.exchanges.get_mut(&id) else { return };
+        let Some(ex) = self.exchanges.get_mut(&id) else {
+            return;
+        };
         let kind = classify(&head);
         ex.kind = Some(kind);
         if kind == ResponseKind::EventStream {
@@ -123,11 +139,16 @@ impl Session {
         if let Purpose::Rpc { op, .. } = &purpose {
             let initializing = matches!(
                 self.ops.get(op).map(|o| &o.kind),
-                Some(OpKind::Connect { step: super::ConnectStep::Initialize, .. })
+                Some(OpKind::Connect {
+                    step: super::ConnectStep::Initialize,
+                    ..
+                })
             );
-            let sid = self.exchanges.get(&id).and_then(|e| e.head.as_ref()).and_then(|h| {
-                h.header(names::MCP_SESSION_ID).map(str::to_string)
-            });
+            let sid = self
+                .exchanges
+                .get(&id)
+                .and_then(|e| e.head.as_ref())
+                .and_then(|h| h.header(names::MCP_SESSION_ID).map(str::to_string));
             if initializing && matches!(kind, ResponseKind::Json | ResponseKind::EventStream) {
                 match sid {
                     Some(s) if !s.is_empty() && s.bytes().all(|b| (0x21..=0x7e).contains(&b)) => {
@@ -136,7 +157,11 @@ impl Session {
                     Some(_) => {
                         let op = *op;
                         self.abort_exchange(id);
-                        self.op_failed(op, super::exchange::Failure::Fatal(ProtocolError::InvalidSessionId), now);
+                        self.op_failed(
+                            op,
+                            super::exchange::Failure::Fatal(ProtocolError::InvalidSessionId),
+                            now,
+                        );
                         return;
                     }
                     None => self.session_id = None,
@@ -163,7 +188,11 @@ impl Session {
                     .unwrap_or("")
                     .to_string();
                 self.abort_exchange(id);
-                self.exchange_failed(&purpose, super::exchange::Failure::Fatal(ProtocolError::UnexpectedContentType(ct)), now);
+                self.exchange_failed(
+                    &purpose,
+                    super::exchange::Failure::Fatal(ProtocolError::UnexpectedContentType(ct)),
+                    now,
+                );
             }
             _ => {}
         }
@@ -172,7 +201,9 @@ impl Session {
     /// Feeds body bytes of exchange `id`.
     pub fn handle_body(&mut self, id: ExchangeId, bytes: &[u8], now: u64) {
         let limit = self.cfg.max_json_bytes;
-        let Some(ex) = self.exchanges.get_mut(&id) else { return };
+        let Some(ex) = self.exchanges.get_mut(&id) else {
+            return;
+        };
         match ex.kind {
             Some(ResponseKind::EventStream) => {
                 let Some(dec) = ex.sse.as_mut() else { return };
@@ -199,7 +230,11 @@ impl Session {
                 if ex.body.len() + bytes.len() > limit {
                     let purpose = ex.purpose.clone();
                     self.abort_exchange(id);
-                    self.exchange_failed(&purpose, Failure::Fatal(ProtocolError::BodyTooLarge { limit }), now);
+                    self.exchange_failed(
+                        &purpose,
+                        Failure::Fatal(ProtocolError::BodyTooLarge { limit }),
+                        now,
+                    );
                 } else {
                     ex.body.extend_from_slice(bytes);
                 }
@@ -215,7 +250,9 @@ impl Session {
 
     /// Feeds the end of exchange `id`'s body.
     pub fn handle_body_end(&mut self, id: ExchangeId, now: u64) {
-        let Some(mut ex) = self.exchanges.remove(&id) else { return };
+        let Some(mut ex) = self.exchanges.remove(&id) else {
+            return;
+        };
         match ex.kind {
             Some(ResponseKind::Json) => {
                 let parsed = std::str::from_utf8(&ex.body)
@@ -225,7 +262,9 @@ impl Session {
                     Ok(msg) => {
                         self.exchanges.insert(id, ex);
                         self.route(id, msg, now);
-                        let Some(ex) = self.exchanges.remove(&id) else { return };
+                        let Some(ex) = self.exchanges.remove(&id) else {
+                            return;
+                        };
                         if !ex.answered {
                             self.exchange_failed(
                                 &ex.purpose,
@@ -240,10 +279,18 @@ impl Session {
                 }
             }
             Some(ResponseKind::HttpError { status }) => {
-                let www = ex.head.as_ref().and_then(|h| h.header(names::WWW_AUTHENTICATE)).map(str::to_string);
+                let www = ex
+                    .head
+                    .as_ref()
+                    .and_then(|h| h.header(names::WWW_AUTHENTICATE))
+                    .map(str::to_string);
                 let failure = match error_from_body(&ex.body) {
                     Some(error) if status != 401 && status != 403 => Failure::Rpc { error, status },
-                    _ => Failure::Http { status, body: body_text(&ex.body), www_authenticate: www },
+                    _ => Failure::Http {
+                        status,
+                        body: body_text(&ex.body),
+                        www_authenticate: www,
+                    },
                 };
                 self.exchange_failed(&ex.purpose, failure, now);
             }
@@ -262,14 +309,21 @@ impl Session {
 
     /// Reports that exchange `id` failed below HTTP.
     pub fn handle_failure(&mut self, id: ExchangeId, failure: TransportFailure, now: u64) {
-        let Some(ex) = self.exchanges.remove(&id) else { return };
+        let Some(ex) = self.exchanges.remove(&id) else {
+            return;
+        };
         match failure {
             TransportFailure::BodyInterrupted(m) if ex.kind == Some(ResponseKind::EventStream) => {
                 self.stream_ended(id, ex, Some(m), now)
             }
-            TransportFailure::BodyInterrupted(_) => {
-                self.exchange_failed(&ex.purpose, Failure::Dropped { resume_from: None, retry_ms: None }, now)
-            }
+            TransportFailure::BodyInterrupted(_) => self.exchange_failed(
+                &ex.purpose,
+                Failure::Dropped {
+                    resume_from: None,
+                    retry_ms: None,
+                },
+                now,
+            ),
             TransportFailure::Network(m) => {
                 self.exchange_failed(&ex.purpose, Failure::Fatal(ProtocolError::Network(m)), now)
             }
@@ -280,7 +334,9 @@ impl Session {
     }
 
     fn note_stream_position(&mut self, id: ExchangeId, last_id: &str, retry: Option<u64>) {
-        let Some(ex) = self.exchanges.get(&id) else { return };
+        let Some(ex) = self.exchanges.get(&id) else {
+            return;
+        };
         match ex.purpose.clone() {
             Purpose::GetStream => {
                 if let Some(g) = &mut self.get_stream {
@@ -355,14 +411,28 @@ impl Session {
                         return;
                     }
                 };
-                self.response(id, rid, Err(Failure::Rpc { error: e.error, status }), now)
+                self.response(
+                    id,
+                    rid,
+                    Err(Failure::Rpc {
+                        error: e.error,
+                        status,
+                    }),
+                    now,
+                )
             }
             Message::Request(r) => self.server_request(r, now),
             Message::Notification(n) => self.notification(n, now),
         }
     }
 
-    fn response(&mut self, ex: ExchangeId, rid: RequestId, result: Result<Value, Failure>, now: u64) {
+    fn response(
+        &mut self,
+        ex: ExchangeId,
+        rid: RequestId,
+        result: Result<Value, Failure>,
+        now: u64,
+    ) {
         let Some(op) = self.pending.remove(&rid) else {
             self.events.push_back(Event::Diagnostic {
                 message: format!("ignored a response to unknown request id {rid}"),
@@ -374,7 +444,13 @@ impl Session {
         }
         let done_with_exchange = match self.exchanges.get(&ex).map(|x| &x.purpose) {
             Some(Purpose::Resume { .. }) => true,
-            Some(Purpose::Rpc { id, .. }) => *id == rid && !matches!(self.ops.get(&op).map(|o| &o.kind), Some(OpKind::Listen { .. })),
+            Some(Purpose::Rpc { id, .. }) => {
+                *id == rid
+                    && !matches!(
+                        self.ops.get(&op).map(|o| &o.kind),
+                        Some(OpKind::Listen { .. })
+                    )
+            }
             _ => false,
         };
         if let Some(o) = self.ops.get_mut(&op) {
@@ -400,7 +476,9 @@ impl Session {
         match ex.purpose {
             Purpose::GetStream => {
                 if let Some(m) = broken {
-                    self.events.push_back(Event::Diagnostic { message: format!("GET stream broke: {m}") });
+                    self.events.push_back(Event::Diagnostic {
+                        message: format!("GET stream broke: {m}"),
+                    });
                 }
                 self.schedule_get_reconnect(ex.delivered, now)
             }
@@ -416,7 +494,14 @@ impl Session {
                 if let Some(o) = self.ops.get_mut(&op) {
                     o.exchange = None;
                 }
-                self.op_failed(op, Failure::Dropped { resume_from, retry_ms }, now)
+                self.op_failed(
+                    op,
+                    Failure::Dropped {
+                        resume_from,
+                        retry_ms,
+                    },
+                    now,
+                )
             }
             Purpose::Resume { op } if !ex.answered => {
                 let (resume_from, retry_ms) = self
@@ -430,7 +515,14 @@ impl Session {
                         o.attempts = 0;
                     }
                 }
-                self.op_failed(op, Failure::Dropped { resume_from, retry_ms }, now)
+                self.op_failed(
+                    op,
+                    Failure::Dropped {
+                        resume_from,
+                        retry_ms,
+                    },
+                    now,
+                )
             }
             _ => {}
         }
@@ -442,17 +534,15 @@ impl Session {
             Purpose::Notify { op: Some(op) } => self.initialized_accepted(*op, now),
             Purpose::Delete { op } => self.finish(*op, Ok(Value::Null), now),
             Purpose::GetStream => self.get_stream_refused(202, now),
-            Purpose::Rpc { op, id } => {
-                if self.pending.get(id) == Some(op) {
-                    self.pending.remove(id);
-                    self.op_failed(
-                        *op,
-                        Failure::Fatal(ProtocolError::InvalidResult(
-                            "the server accepted a request without answering it".into(),
-                        )),
-                        now,
-                    );
-                }
+            Purpose::Rpc { op, id } if self.pending.get(id) == Some(op) => {
+                self.pending.remove(id);
+                self.op_failed(
+                    *op,
+                    Failure::Fatal(ProtocolError::InvalidResult(
+                        "the server accepted a request without answering it".into(),
+                    )),
+                    now,
+                );
             }
             Purpose::LegacyProbe { op } => self.probe_done(*op, None, now),
             _ => {}
@@ -481,7 +571,10 @@ impl Session {
             Purpose::Notify { op: Some(op) } => self.op_failed(*op, failure, now),
             Purpose::Notify { op: None } | Purpose::Reply => {
                 self.events.push_back(Event::Diagnostic {
-                    message: format!("a notification or reply was not accepted: {}", failure.into_error(0)),
+                    message: format!(
+                        "a notification or reply was not accepted: {}",
+                        failure.into_error(0)
+                    ),
                 });
             }
             Purpose::GetStream => match failure {
@@ -519,7 +612,9 @@ impl Session {
             return;
         }
         let policy = self.cfg.reconnect;
-        let Some(g) = self.get_stream.as_mut() else { return };
+        let Some(g) = self.get_stream.as_mut() else {
+            return;
+        };
         g.exchange = None;
         if delivered {
             g.failures = 0;
@@ -537,10 +632,16 @@ impl Session {
         }
         let base = match g.retry_ms {
             Some(r) => r,
-            None => policy.initial_delay_ms.saturating_mul(1 << (g.failures - 1).min(16)),
+            None => policy
+                .initial_delay_ms
+                .saturating_mul(1 << (g.failures - 1).min(16)),
         }
         .min(policy.max_delay_ms);
-        let delay = if g.retry_ms.is_some() { base } else { self.jitter(base) };
+        let delay = if g.retry_ms.is_some() {
+            base
+        } else {
+            self.jitter(base)
+        };
         if let Some(g) = self.get_stream.as_mut() {
             g.reconnect_at = Some(now + delay);
         }

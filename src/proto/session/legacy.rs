@@ -9,7 +9,9 @@ use super::{
     RequestOptions, Session,
 };
 use crate::proto::http::{mime, names, HttpRequest, Method};
-use crate::proto::jsonrpc::{codes, ErrorObject, ErrorResponse, Message, Notification, Request, Response};
+use crate::proto::jsonrpc::{
+    codes, ErrorObject, ErrorResponse, Message, Notification, Request, Response,
+};
 
 impl Session {
     /// Adds the headers every 2025-era request after `initialize` carries.
@@ -32,7 +34,12 @@ impl Session {
             headers.push((names::LAST_EVENT_ID.into(), id.clone()));
         }
         self.legacy_headers(&mut headers);
-        let req = HttpRequest { method: Method::Get, url: self.cfg.endpoint.clone(), headers, body: None };
+        let req = HttpRequest {
+            method: Method::Get,
+            url: self.cfg.endpoint.clone(),
+            headers,
+            body: None,
+        };
         let ex = self.new_exchange(Exchange::new(Purpose::GetStream), req);
         if let Some(g) = &mut self.get_stream {
             g.exchange = Some(ex);
@@ -43,18 +50,31 @@ impl Session {
     pub(super) fn server_request(&mut self, r: Request, _now: u64) {
         if self.era == Some(Era::Modern) {
             self.events.push_back(Event::Diagnostic {
-                message: format!("ignored a {} request: 2026-07-28 servers must not send requests", r.method),
+                message: format!(
+                    "ignored a {} request: 2026-07-28 servers must not send requests",
+                    r.method
+                ),
             });
             return;
         }
         match r.method.as_str() {
-            "ping" => self.reply(Message::Response(Response { id: r.id, result: json!({}), extra: Map::new() })),
+            "ping" => self.reply(Message::Response(Response {
+                id: r.id,
+                result: json!({}),
+                extra: Map::new(),
+            })),
             "elicitation/create" | "sampling/createMessage" | "roots/list" => {
                 let input = InputId(self.next_input);
                 self.next_input += 1;
-                self.inputs.insert(input, InputSlot::ServerRequest { id: r.id });
+                self.inputs
+                    .insert(input, InputSlot::ServerRequest { id: r.id });
                 let params = r.params.unwrap_or(Value::Object(Map::new()));
-                self.events.push_back(Event::InputRequest { input, op: None, method: r.method, params });
+                self.events.push_back(Event::InputRequest {
+                    input,
+                    op: None,
+                    method: r.method,
+                    params,
+                });
             }
             _ => {
                 let error = ErrorObject {
@@ -62,7 +82,11 @@ impl Session {
                     message: format!("client does not implement {}", r.method),
                     data: None,
                 };
-                self.reply(Message::Error(ErrorResponse { id: Some(r.id), error, extra: Map::new() }))
+                self.reply(Message::Error(ErrorResponse {
+                    id: Some(r.id),
+                    error,
+                    extra: Map::new(),
+                }))
             }
         }
     }
@@ -82,8 +106,12 @@ impl Session {
                 let Some(op) = token.and_then(|t| self.progress.get(&t).copied()) else {
                     return;
                 };
-                let Some(progress) = params.get("progress").and_then(Value::as_f64) else { return };
-                let Some(o) = self.ops.get_mut(&op) else { return };
+                let Some(progress) = params.get("progress").and_then(Value::as_f64) else {
+                    return;
+                };
+                let Some(o) = self.ops.get_mut(&op) else {
+                    return;
+                };
                 if o.last_progress.is_some_and(|p| progress <= p) {
                     self.events.push_back(Event::Diagnostic {
                         message: format!("ignored non-increasing progress {progress}"),
@@ -97,7 +125,10 @@ impl Session {
                     op,
                     progress,
                     total: params.get("total").and_then(Value::as_f64),
-                    message: params.get("message").and_then(Value::as_str).map(str::to_string),
+                    message: params
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
                 });
                 return;
             }
@@ -125,9 +156,15 @@ impl Session {
                 }
             }
             "notifications/subscriptions/acknowledged" => {
-                let sub = params.get("_meta").and_then(|m| m.get(super::META_SUBSCRIPTION_ID)).cloned();
+                let sub = params
+                    .get("_meta")
+                    .and_then(|m| m.get(super::META_SUBSCRIPTION_ID))
+                    .cloned();
                 let op = sub.and_then(|s| {
-                    self.pending.iter().find(|(rid, _)| rid.to_value() == s).map(|(_, op)| *op)
+                    self.pending
+                        .iter()
+                        .find(|(rid, _)| rid.to_value() == s)
+                        .map(|(_, op)| *op)
                 });
                 if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
                     o.attempts = 0;
@@ -135,7 +172,10 @@ impl Session {
             }
             _ => {}
         }
-        self.events.push_back(Event::Notification { method: n.method, params });
+        self.events.push_back(Event::Notification {
+            method: n.method,
+            params,
+        });
     }
 
     /// The server ended the 2025-era session (HTTP 404): start a new one, and make `op` (if any)
@@ -189,7 +229,9 @@ impl Session {
         for input in std::mem::take(&mut self.inputs).into_keys() {
             self.events.push_back(Event::InputCancelled { input });
         }
-        let delete = self.era == Some(Era::Legacy) && self.session_id.is_some() && self.phase != Phase::Closed;
+        let delete = self.era == Some(Era::Legacy)
+            && self.session_id.is_some()
+            && self.phase != Phase::Closed;
         self.phase = Phase::Closed;
         self.events.push_back(Event::Closed);
         if delete {
@@ -203,7 +245,12 @@ impl Session {
     pub(super) fn drive_close(&mut self, op: OpId, _now: u64) {
         let mut headers = Vec::new();
         self.legacy_headers(&mut headers);
-        let req = HttpRequest { method: Method::Delete, url: self.cfg.endpoint.clone(), headers, body: None };
+        let req = HttpRequest {
+            method: Method::Delete,
+            url: self.cfg.endpoint.clone(),
+            headers,
+            body: None,
+        };
         let ex = self.new_exchange(Exchange::new(Purpose::Delete { op }), req);
         if let Some(o) = self.ops.get_mut(&op) {
             o.exchange = Some(ex);

@@ -85,10 +85,16 @@ struct ListState {
 
 #[derive(Debug)]
 enum OpKind {
-    Connect { step: ConnectStep, version: String, probe_error: Option<ProtocolError> },
+    Connect {
+        step: ConnectStep,
+        version: String,
+        probe_error: Option<ProtocolError>,
+    },
     Request(RequestState),
     List(ListState),
-    Listen { filter: Value },
+    Listen {
+        filter: Value,
+    },
     Close,
 }
 
@@ -236,14 +242,18 @@ impl Session {
     }
     /// The 2025-era GET stream's last event id, if any.
     pub fn last_event_id(&self) -> Option<&str> {
-        self.get_stream.as_ref().and_then(|g| g.last_event_id.as_deref())
+        self.get_stream
+            .as_ref()
+            .and_then(|g| g.last_event_id.as_deref())
     }
 
     /// Replaces one extra header (e.g. a refreshed `authorization`); `None` removes it. A changed
     /// `authorization` drops private cache entries (MCP 2026-07-28 `server/utilities/caching`).
     pub fn set_header(&mut self, name: &str, value: Option<String>) {
         let name = name.to_ascii_lowercase();
-        self.cfg.headers.retain(|(k, _)| !k.eq_ignore_ascii_case(&name));
+        self.cfg
+            .headers
+            .retain(|(k, _)| !k.eq_ignore_ascii_case(&name));
         if name == crate::proto::http::names::AUTHORIZATION {
             self.cache.drop_private();
         }
@@ -268,7 +278,10 @@ impl Session {
     }
     /// The earliest time at which [`Session::handle_timeout`] must be called.
     pub fn poll_timeout(&self) -> Option<u64> {
-        let ops = self.ops.values().filter_map(|op| op.deadline().into_iter().chain(op.wake_at).min());
+        let ops = self
+            .ops
+            .values()
+            .filter_map(|op| op.deadline().into_iter().chain(op.wake_at).min());
         let get = self.get_stream.as_ref().and_then(|g| g.reconnect_at);
         ops.chain(get).min()
     }
@@ -279,7 +292,9 @@ impl Session {
     pub fn handle_timeout(&mut self, now: u64) {
         let ids: Vec<OpId> = self.ops.keys().copied().collect();
         for id in ids {
-            let Some(op) = self.ops.get_mut(&id) else { continue };
+            let Some(op) = self.ops.get_mut(&id) else {
+                continue;
+            };
             if let Some(at) = op.deadline() {
                 if at <= now {
                     let total = op.total_deadline().is_some_and(|t| t <= now);
@@ -319,8 +334,16 @@ impl Session {
             waiting_on: None,
             started: now,
             activity: now,
-            timeout_ms: if long_lived { None } else { opts.timeout_ms.or(self.cfg.request_timeout_ms) },
-            total_ms: if long_lived { None } else { self.cfg.max_total_timeout_ms },
+            timeout_ms: if long_lived {
+                None
+            } else {
+                opts.timeout_ms.or(self.cfg.request_timeout_ms)
+            },
+            total_ms: if long_lived {
+                None
+            } else {
+                self.cfg.max_total_timeout_ms
+            },
             rpc: None,
             exchange: None,
             progress_token: None,
@@ -350,11 +373,18 @@ impl Session {
         id
     }
 
-    fn new_exchange(&mut self, ex: Exchange, request: crate::proto::http::HttpRequest) -> ExchangeId {
+    fn new_exchange(
+        &mut self,
+        ex: Exchange,
+        request: crate::proto::http::HttpRequest,
+    ) -> ExchangeId {
         let id = ExchangeId(self.next_exchange);
         self.next_exchange += 1;
         self.exchanges.insert(id, ex);
-        self.transmits.push_back(Transmit { exchange: id, request });
+        self.transmits.push_back(Transmit {
+            exchange: id,
+            request,
+        });
         id
     }
 
@@ -366,7 +396,9 @@ impl Session {
 
     /// Stops an op's traffic: aborts its exchange, forgets its rpc id, withdraws its inputs.
     fn abort_op(&mut self, id: OpId, _now: u64) {
-        let Some(op) = self.ops.get_mut(&id) else { return };
+        let Some(op) = self.ops.get_mut(&id) else {
+            return;
+        };
         let ex = op.exchange.take();
         let rpc = op.rpc.take();
         if let Some(ex) = ex {
@@ -394,12 +426,17 @@ impl Session {
     /// Ends an op: emits `Completed` (unless internal) and wakes or fails its waiters.
     fn finish(&mut self, id: OpId, result: Result<Value, ProtocolError>, now: u64) {
         self.abort_op(id, now);
-        let Some(op) = self.ops.remove(&id) else { return };
+        let Some(op) = self.ops.remove(&id) else {
+            return;
+        };
         if let Some(t) = op.progress_token {
             self.progress.remove(&t);
         }
         if !op.internal {
-            self.events.push_back(Event::Completed { op: id, result: result.clone() });
+            self.events.push_back(Event::Completed {
+                op: id,
+                result: result.clone(),
+            });
         }
         for w in op.waiters {
             if let Some(wop) = self.ops.get_mut(&w) {

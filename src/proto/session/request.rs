@@ -21,7 +21,9 @@ fn params_map(params: Value) -> Result<Map<String, Value>, ProtocolError> {
     match params {
         Value::Object(m) => Ok(m),
         Value::Null => Ok(Map::new()),
-        _ => Err(ProtocolError::InvalidConfig("request params must be a JSON object".into())),
+        _ => Err(ProtocolError::InvalidConfig(
+            "request params must be a JSON object".into(),
+        )),
     }
 }
 
@@ -52,7 +54,13 @@ impl Session {
     /// with a repeated-cursor guard and the `max_pages` cap. Completes with `{<field>: [...]}`.
     /// 2026-era pages are served from the cache while their `ttlMs` lasts.
     pub fn list_all(&mut self, kind: ListKind, opts: RequestOptions, now: u64) -> OpId {
-        let st = ListState { kind, items: Vec::new(), cursor: None, seen: HashSet::new(), pages: 0 };
+        let st = ListState {
+            kind,
+            items: Vec::new(),
+            cursor: None,
+            seen: HashSet::new(),
+            pages: 0,
+        };
         let id = self.new_op(OpKind::List(st), &opts, false, now);
         self.start(id, now);
         id
@@ -63,7 +71,12 @@ impl Session {
     /// dropped stream is re-opened within the reconnect budget. 2025 era: the GET stream serves
     /// this purpose; the op completes at once.
     pub fn listen(&mut self, filter: Value, now: u64) -> OpId {
-        let id = self.new_op(OpKind::Listen { filter }, &RequestOptions::default(), false, now);
+        let id = self.new_op(
+            OpKind::Listen { filter },
+            &RequestOptions::default(),
+            false,
+            now,
+        );
         self.start(id, now);
         id
     }
@@ -84,12 +97,24 @@ impl Session {
     /// Answers an input the server asked for ([`Event::InputRequest`]). `Ok` carries the result
     /// object (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`); `Err` a JSON-RPC error
     /// (2025 era; in an MRTR round an error is sent as `{"error": ...}` under its key).
-    pub fn answer_input(&mut self, input: InputId, answer: Result<Value, ErrorObject>, now: u64) -> Result<(), ProtocolError> {
-        let slot = self.inputs.remove(&input).ok_or(ProtocolError::UnknownInput)?;
+    pub fn answer_input(
+        &mut self,
+        input: InputId,
+        answer: Result<Value, ErrorObject>,
+        now: u64,
+    ) -> Result<(), ProtocolError> {
+        let slot = self
+            .inputs
+            .remove(&input)
+            .ok_or(ProtocolError::UnknownInput)?;
         match slot {
             InputSlot::ServerRequest { id } => {
                 let msg = match answer {
-                    Ok(result) => Message::Response(Response { id, result, extra: Map::new() }),
+                    Ok(result) => Message::Response(Response {
+                        id,
+                        result,
+                        extra: Map::new(),
+                    }),
                     Err(error) => Message::Error(crate::proto::jsonrpc::ErrorResponse {
                         id: Some(id),
                         error,
@@ -177,9 +202,16 @@ impl Session {
                     }
                 }
                 if self.era == Some(Era::Modern) && method == "tools/call" {
-                    let name = params.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+                    let name = params
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
                     if let Some(reason) = self.rejected_tools.get(&name) {
-                        let e = ProtocolError::ToolRejected { name, reason: reason.clone() };
+                        let e = ProtocolError::ToolRejected {
+                            name,
+                            reason: reason.clone(),
+                        };
                         return self.finish(op, Err(e), now);
                     }
                     if !self.tools_listed {
@@ -217,10 +249,20 @@ impl Session {
     }
 
     /// Sends `method` for `op` with a fresh JSON-RPC id.
-    pub(super) fn send_rpc(&mut self, op: OpId, method: &str, mut params: Map<String, Value>, now: u64) {
-        let Some(o) = self.ops.get_mut(&op) else { return };
+    pub(super) fn send_rpc(
+        &mut self,
+        op: OpId,
+        method: &str,
+        mut params: Map<String, Value>,
+        now: u64,
+    ) {
+        let Some(o) = self.ops.get_mut(&op) else {
+            return;
+        };
         if let Some(token) = o.progress_token {
-            let meta = params.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+            let meta = params
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(m) = meta {
                 m.insert("progressToken".into(), Value::from(token));
             }
@@ -235,9 +277,19 @@ impl Session {
             self.abort_exchange(x);
         }
         let rid = self.next_rpc_id();
-        let msg = Message::Request(Request::new(rid.clone(), method, Some(Value::Object(params))));
+        let msg = Message::Request(Request::new(
+            rid.clone(),
+            method,
+            Some(Value::Object(params)),
+        ));
         let req = self.post(&msg, Some(op));
-        let ex = self.new_exchange(Exchange::new(Purpose::Rpc { op, id: rid.clone() }), req);
+        let ex = self.new_exchange(
+            Exchange::new(Purpose::Rpc {
+                op,
+                id: rid.clone(),
+            }),
+            req,
+        );
         self.pending.insert(rid.clone(), op);
         if let Some(o) = self.ops.get_mut(&op) {
             o.rpc = Some(rid);
@@ -270,15 +322,23 @@ impl Session {
             None => self.era == Some(Era::Modern),
         };
         if modern {
-            let version = connect_step.map(|(_, v)| v).unwrap_or_else(|| self.version.clone());
+            let version = connect_step
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| self.version.clone());
             if let Message::Request(r) = &mut msg {
                 self.add_modern_meta(r, &version);
                 headers.push((names::MCP_PROTOCOL_VERSION.into(), version));
                 headers.extend(headers::standard_headers(&r.method, r.params.as_ref()));
                 if r.method == "tools/call" {
-                    let name = r.params.as_ref().and_then(|p| p.get("name")).and_then(Value::as_str);
+                    let name = r
+                        .params
+                        .as_ref()
+                        .and_then(|p| p.get("name"))
+                        .and_then(Value::as_str);
                     let args = r.params.as_ref().and_then(|p| p.get("arguments"));
-                    if let (Some(spec), Some(args)) = (name.and_then(|n| self.tool_headers.get(n)), args) {
+                    if let (Some(spec), Some(args)) =
+                        (name.and_then(|n| self.tool_headers.get(n)), args)
+                    {
                         headers.extend(headers::param_header_values(spec, args));
                     }
                 }
@@ -293,7 +353,12 @@ impl Session {
             }
         }
         self.add_user_headers(&mut headers);
-        HttpRequest { method: Method::Post, url: self.cfg.endpoint.clone(), headers, body: Some(msg.to_json()) }
+        HttpRequest {
+            method: Method::Post,
+            url: self.cfg.endpoint.clone(),
+            headers,
+            body: Some(msg.to_json()),
+        }
     }
 
     pub(super) fn add_user_headers(&self, headers: &mut Vec<(String, String)>) {
@@ -310,10 +375,15 @@ impl Session {
     fn add_modern_meta(&self, r: &mut Request, version: &str) {
         let params = r.params.get_or_insert_with(|| Value::Object(Map::new()));
         if let Value::Object(p) = params {
-            let meta = p.entry("_meta").or_insert_with(|| Value::Object(Map::new()));
+            let meta = p
+                .entry("_meta")
+                .or_insert_with(|| Value::Object(Map::new()));
             if let Value::Object(m) = meta {
                 m.insert(super::META_PROTOCOL_VERSION.into(), Value::from(version));
-                m.insert(super::META_CLIENT_CAPABILITIES.into(), self.cfg.capabilities.clone());
+                m.insert(
+                    super::META_CLIENT_CAPABILITIES.into(),
+                    self.cfg.capabilities.clone(),
+                );
                 m.insert(super::META_CLIENT_INFO.into(), self.cfg.client_info.clone());
             }
         }
@@ -322,7 +392,9 @@ impl Session {
     // ---- results -----------------------------------------------------------------------------
 
     pub(super) fn op_result(&mut self, op: OpId, result: Value, now: u64) {
-        let Some(o) = self.ops.get_mut(&op) else { return };
+        let Some(o) = self.ops.get_mut(&op) else {
+            return;
+        };
         o.attempts = 0;
         match &o.kind {
             OpKind::Connect { .. } => self.connect_result(op, result, now),
@@ -333,11 +405,17 @@ impl Session {
     }
 
     fn request_result(&mut self, op: OpId, mut result: Value, now: u64) {
-        let Some(OpKind::Request(st)) = self.ops.get(&op).map(|o| &o.kind) else { return };
+        let Some(OpKind::Request(st)) = self.ops.get(&op).map(|o| &o.kind) else {
+            return;
+        };
         let method = st.method.clone();
         let sent_params = st.params.clone();
         let had_round = st.round.is_some();
-        let result_type = result.get("resultType").and_then(Value::as_str).unwrap_or("complete").to_string();
+        let result_type = result
+            .get("resultType")
+            .and_then(Value::as_str)
+            .unwrap_or("complete")
+            .to_string();
         match result_type.as_str() {
             "complete" => {
                 if method == "tools/list" && self.era == Some(Era::Modern) {
@@ -350,7 +428,9 @@ impl Session {
                 }
                 self.finish(op, Ok(result), now)
             }
-            "input_required" if MRTR_METHODS.contains(&method.as_str()) => self.input_round(op, result, now),
+            "input_required" if MRTR_METHODS.contains(&method.as_str()) => {
+                self.input_round(op, result, now)
+            }
             other => {
                 let e = ProtocolError::UnsupportedResultType(other.to_string());
                 self.finish(op, Err(e), now)
@@ -374,25 +454,48 @@ impl Session {
         let mut keys = BTreeMap::new();
         let mut events = Vec::new();
         for (key, req) in requests {
-            let method = req.get("method").and_then(Value::as_str).unwrap_or_default().to_string();
-            if !matches!(method.as_str(), "elicitation/create" | "sampling/createMessage" | "roots/list") {
-                let e = ProtocolError::InvalidResult(format!("input request {key:?} has unsupported method {method:?}"));
+            let method = req
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            if !matches!(
+                method.as_str(),
+                "elicitation/create" | "sampling/createMessage" | "roots/list"
+            ) {
+                let e = ProtocolError::InvalidResult(format!(
+                    "input request {key:?} has unsupported method {method:?}"
+                ));
                 return self.finish(op, Err(e), now);
             }
             let input = InputId(self.next_input);
             self.next_input += 1;
             keys.insert(key.clone(), input);
             self.inputs.insert(input, InputSlot::Round { op, key });
-            let params = req.get("params").cloned().unwrap_or(Value::Object(Map::new()));
-            events.push(Event::InputRequest { input, op: Some(op), method, params });
+            let params = req
+                .get("params")
+                .cloned()
+                .unwrap_or(Value::Object(Map::new()));
+            events.push(Event::InputRequest {
+                input,
+                op: Some(op),
+                method,
+                params,
+            });
         }
-        let Some(OpKind::Request(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else { return };
+        let Some(OpKind::Request(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else {
+            return;
+        };
         st.rounds += 1;
         if st.rounds > max {
             return self.finish(op, Err(ProtocolError::TooManyInputRounds(max)), now);
         }
         let nothing_asked = keys.is_empty();
-        st.round = Some(InputRound { request_state, pending: keys, answers: Map::new() });
+        st.round = Some(InputRound {
+            request_state,
+            pending: keys,
+            answers: Map::new(),
+        });
         self.events.extend(events);
         if nothing_asked {
             // No inputRequests: the client MAY retry at once.
@@ -403,7 +506,9 @@ impl Session {
     fn list_page(&mut self, op: OpId, mut page: Value, now: u64) {
         let max_pages = self.cfg.max_pages;
         let modern = self.era == Some(Era::Modern);
-        let Some(OpKind::List(st)) = self.ops.get(&op).map(|o| &o.kind) else { return };
+        let Some(OpKind::List(st)) = self.ops.get(&op).map(|o| &o.kind) else {
+            return;
+        };
         let kind = st.kind;
         let mut params = Map::new();
         if let Some(c) = &st.cursor {
@@ -422,7 +527,11 @@ impl Session {
         let items = match page.get(kind.field()) {
             Some(Value::Array(a)) => a.clone(),
             _ => {
-                let e = ProtocolError::InvalidResult(format!("{} result has no {} array", kind.method(), kind.field()));
+                let e = ProtocolError::InvalidResult(format!(
+                    "{} result has no {} array",
+                    kind.method(),
+                    kind.field()
+                ));
                 return self.finish(op, Err(e), now);
             }
         };
@@ -431,7 +540,9 @@ impl Session {
             _ => None,
         };
         let mut diagnostic = None;
-        let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else { return };
+        let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else {
+            return;
+        };
         st.items.extend(items);
         st.pages += 1;
         let more = match next {
@@ -444,7 +555,10 @@ impl Session {
                 false
             }
             Some(_) if st.pages >= max_pages => {
-                diagnostic = Some(format!("{}: stopped at the {max_pages}-page limit", kind.method()));
+                diagnostic = Some(format!(
+                    "{}: stopped at the {max_pages}-page limit",
+                    kind.method()
+                ));
                 false
             }
             Some(c) => {
@@ -460,9 +574,14 @@ impl Session {
         if more {
             return self.drive(op, now);
         }
-        let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else { return };
+        let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else {
+            return;
+        };
         let mut out = Map::new();
-        out.insert(kind.field().into(), Value::Array(std::mem::take(&mut st.items)));
+        out.insert(
+            kind.field().into(),
+            Value::Array(std::mem::take(&mut st.items)),
+        );
         if kind == ListKind::Tools {
             self.tools_listed = true;
         }
@@ -472,10 +591,16 @@ impl Session {
     /// Drops tools whose `x-mcp-header` annotations are invalid and records the valid ones'
     /// `Mcp-Param-*` designations (MCP 2026-07-28 `basic/transports/streamable-http`).
     fn filter_tools(&mut self, page: &mut Value) {
-        let Some(Value::Array(tools)) = page.get_mut("tools") else { return };
+        let Some(Value::Array(tools)) = page.get_mut("tools") else {
+            return;
+        };
         let mut kept = Vec::with_capacity(tools.len());
         for tool in tools.drain(..) {
-            let name = tool.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+            let name = tool
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             let schema = tool.get("inputSchema").cloned().unwrap_or(Value::Null);
             match headers::param_headers(&schema) {
                 Ok(spec) => {
@@ -488,7 +613,10 @@ impl Session {
                     kept.push(tool);
                 }
                 Err(reason) => {
-                    self.events.push_back(Event::ToolRejected { name: name.clone(), reason: format!("{reason:?}") });
+                    self.events.push_back(Event::ToolRejected {
+                        name: name.clone(),
+                        reason: format!("{reason:?}"),
+                    });
                     self.tool_headers.remove(&name);
                     self.rejected_tools.insert(name, reason);
                 }
@@ -513,7 +641,9 @@ impl Session {
         let reissue_budget = self.cfg.max_reissues;
         let policy = self.cfg.reconnect;
         let has_session = self.session_id.is_some();
-        let Some(o) = self.ops.get_mut(&op) else { return };
+        let Some(o) = self.ops.get_mut(&op) else {
+            return;
+        };
         let method = match &o.kind {
             OpKind::Request(st) => st.method.clone(),
             OpKind::List(st) => st.kind.method().to_string(),
@@ -523,7 +653,10 @@ impl Session {
         match &failure {
             // -32020: re-list tools, then retry once with the headers the new schema designates.
             Failure::Rpc { error, .. }
-                if era == Some(Era::Modern) && error.code == codes::HEADER_MISMATCH && method == "tools/call" && !o.header_retry_used =>
+                if era == Some(Era::Modern)
+                    && error.code == codes::HEADER_MISMATCH
+                    && method == "tools/call"
+                    && !o.header_retry_used =>
             {
                 o.header_retry_used = true;
                 self.cache.invalidate_method("tools/list");
@@ -533,15 +666,23 @@ impl Session {
             }
             // -32022: retry once with a mutually supported modern version.
             Failure::Rpc { error, .. }
-                if era == Some(Era::Modern) && error.code == codes::UNSUPPORTED_PROTOCOL_VERSION && !o.version_retry_used =>
+                if era == Some(Era::Modern)
+                    && error.code == codes::UNSUPPORTED_PROTOCOL_VERSION
+                    && !o.version_retry_used =>
             {
                 o.version_retry_used = true;
                 let supported = supported_versions(error.data.as_ref());
-                if let Some(v) = supported.iter().find(|v| v.as_str() == super::MODERN_VERSION && **v != self.version) {
+                if let Some(v) = supported
+                    .iter()
+                    .find(|v| v.as_str() == super::MODERN_VERSION && **v != self.version)
+                {
                     self.version = v.clone();
                     self.drive(op, now);
                 } else {
-                    let e = ProtocolError::UnsupportedProtocolVersion { requested: self.version.clone(), supported };
+                    let e = ProtocolError::UnsupportedProtocolVersion {
+                        requested: self.version.clone(),
+                        supported,
+                    };
                     self.finish(op, Err(e), now);
                 }
             }
@@ -552,11 +693,18 @@ impl Session {
                 o.session_retry_used = true;
                 self.session_expired(Some(op), now);
             }
-            Failure::Dropped { resume_from, retry_ms } => match era {
+            Failure::Dropped {
+                resume_from,
+                retry_ms,
+            } => match era {
                 // 2025 era: resume by GET with Last-Event-ID after the server's `retry` delay.
-                Some(Era::Legacy) if resume_from.is_some() && o.attempts < policy.max_attempts && !is_listen => {
+                Some(Era::Legacy)
+                    if resume_from.is_some() && o.attempts < policy.max_attempts && !is_listen =>
+                {
                     o.attempts += 1;
-                    let delay = retry_ms.unwrap_or(policy.initial_delay_ms).min(policy.max_delay_ms);
+                    let delay = retry_ms
+                        .unwrap_or(policy.initial_delay_ms)
+                        .min(policy.max_delay_ms);
                     o.wake_at = Some(now + delay);
                 }
                 // 2026: a broken stream loses the request; re-issue with a new id.
@@ -567,7 +715,9 @@ impl Session {
                 // A listen stream that drops without its graceful result MAY be re-opened.
                 Some(Era::Modern) if is_listen && o.attempts < policy.max_attempts => {
                     o.attempts += 1;
-                    let exp = policy.initial_delay_ms.saturating_mul(1 << (o.attempts - 1).min(16));
+                    let exp = policy
+                        .initial_delay_ms
+                        .saturating_mul(1 << (o.attempts - 1).min(16));
                     let delay = self.jitter(exp.min(policy.max_delay_ms));
                     if let Some(o) = self.ops.get_mut(&op) {
                         o.wake_at = Some(now + delay);
@@ -591,11 +741,18 @@ impl Session {
         if matches!(o.kind, OpKind::Listen { .. }) || self.era != Some(Era::Legacy) {
             return self.drive(op, now);
         }
-        let Some(from) = o.resume_from.clone() else { return self.drive(op, now) };
+        let Some(from) = o.resume_from.clone() else {
+            return self.drive(op, now);
+        };
         let mut headers = vec![(names::ACCEPT.to_string(), mime::EVENT_STREAM.to_string())];
         headers.push((names::LAST_EVENT_ID.into(), from));
         self.legacy_headers(&mut headers);
-        let req = HttpRequest { method: Method::Get, url: self.cfg.endpoint.clone(), headers, body: None };
+        let req = HttpRequest {
+            method: Method::Get,
+            url: self.cfg.endpoint.clone(),
+            headers,
+            body: None,
+        };
         let ex = self.new_exchange(Exchange::new(Purpose::Resume { op }), req);
         if let Some(o) = self.ops.get_mut(&op) {
             o.exchange = Some(ex);
@@ -608,7 +765,12 @@ impl Session {
 pub(super) fn supported_versions(data: Option<&Value>) -> Vec<String> {
     data.and_then(|d| d.get("supported"))
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -631,8 +793,18 @@ mod tests {
 
     #[test]
     fn modern_errors_are_recognised() {
-        let e = |code, data| ErrorObject { code, message: String::new(), data };
-        assert!(is_modern_error(&e(-32022, Some(serde_json::json!({"supported": ["2026-07-28"]}))), 400));
+        let e = |code, data| ErrorObject {
+            code,
+            message: String::new(),
+            data,
+        };
+        assert!(is_modern_error(
+            &e(
+                -32022,
+                Some(serde_json::json!({"supported": ["2026-07-28"]}))
+            ),
+            400
+        ));
         assert!(!is_modern_error(&e(-32022, None), 400));
         assert!(is_modern_error(&e(-32020, None), 400));
         assert!(!is_modern_error(&e(-32600, None), 400));

@@ -53,7 +53,11 @@ pub struct ReconnectPolicy {
 
 impl Default for ReconnectPolicy {
     fn default() -> Self {
-        Self { initial_delay_ms: 1_000, max_delay_ms: 30_000, max_attempts: 5 }
+        Self {
+            initial_delay_ms: 1_000,
+            max_delay_ms: 30_000,
+            max_attempts: 5,
+        }
     }
 }
 
@@ -136,7 +140,9 @@ impl SessionConfig {
             }
         }
         if self.max_pages == 0 {
-            return Err(ProtocolError::InvalidConfig("max_pages must be at least 1".into()));
+            return Err(ProtocolError::InvalidConfig(
+                "max_pages must be at least 1".into(),
+            ));
         }
         Ok(())
     }
