@@ -43,6 +43,12 @@ impl Session {
             probe_error: None,
         };
         let op = self.new_op(kind, &RequestOptions::default(), false, now);
+        if self.is_stdio() && step == ConnectStep::Discover {
+            let probe = Some(self.cfg.probe_timeout_ms);
+            if let Some(o) = self.ops.get_mut(&op) {
+                o.timeout_ms = probe.min(o.timeout_ms).or(probe);
+            }
+        }
         match self.phase {
             Phase::Idle => {
                 self.phase = Phase::Connecting(op);
@@ -99,7 +105,32 @@ impl Session {
         }
     }
 
+    /// stdio: an unanswered `server/discover` probe means a legacy server (MCP 2026-07-28
+    /// `basic/versioning`: "the probe returns a non-modern error or times out").
+    pub(super) fn stdio_probe_expired(&mut self, op: OpId, now: u64) -> bool {
+        let probing = matches!(
+            self.ops.get(&op).map(|o| &o.kind),
+            Some(OpKind::Connect {
+                step: ConnectStep::Discover,
+                ..
+            })
+        );
+        if !(self.is_stdio() && probing && self.cfg.protocol == ProtocolChoice::Auto) {
+            return false;
+        }
+        self.abort_op(op, now);
+        self.set_step(op, ConnectStep::Initialize, Some(LEGACY_VERSIONS[0].into()));
+        self.drive_connect(op, now);
+        true
+    }
+
     fn set_step(&mut self, op: OpId, new_step: ConnectStep, new_version: Option<String>) {
+        let request_timeout = self.cfg.request_timeout_ms;
+        let now = self.last_now;
+        if let Some(o) = self.ops.get_mut(&op) {
+            o.timeout_ms = request_timeout;
+            o.activity = now.max(o.activity);
+        }
         if let Some(OpKind::Connect { step, version, .. }) =
             self.ops.get_mut(&op).map(|o| &mut o.kind)
         {

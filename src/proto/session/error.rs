@@ -54,6 +54,12 @@ pub enum ProtocolError {
     },
     /// A message could not be decoded.
     InvalidMessage(JsonRpcError),
+    /// A stdio server wrote a line to stdout that is not a JSON-RPC message (servers MUST NOT,
+    /// MCP `basic/transports/stdio`); `line` is its beginning.
+    StdoutNotJsonRpc {
+        /// The beginning of the line.
+        line: String,
+    },
     /// The event stream could not be decoded.
     Sse(SseError),
     /// A JSON body was larger than the configured limit.
@@ -165,6 +171,10 @@ impl fmt::Display for ProtocolError {
                 )
             }
             ProtocolError::InvalidMessage(e) => write!(f, "invalid JSON-RPC message: {e}"),
+            ProtocolError::StdoutNotJsonRpc { line } => write!(
+                f,
+                "the server wrote a line to stdout that is not a JSON-RPC message: {line:?}"
+            ),
             ProtocolError::Sse(e) => write!(f, "invalid event stream: {e:?}"),
             ProtocolError::BodyTooLarge { limit } => {
                 write!(f, "response body exceeds the {limit}-byte limit")

@@ -392,7 +392,7 @@ impl Session {
     }
 
     /// Delivers one message that arrived on exchange `id`.
-    fn route(&mut self, id: ExchangeId, msg: Message, now: u64) {
+    pub(super) fn route(&mut self, id: ExchangeId, msg: Message, now: u64) {
         match msg {
             Message::Response(r) => self.response(id, r.id, Ok(r.result), now),
             Message::Error(e) => {
@@ -529,7 +529,7 @@ impl Session {
     }
 
     /// A 202 (or empty 2xx) arrived.
-    fn accepted(&mut self, purpose: &Purpose, now: u64) {
+    pub(super) fn accepted(&mut self, purpose: &Purpose, now: u64) {
         match purpose {
             Purpose::Notify { op: Some(op) } => self.initialized_accepted(*op, now),
             Purpose::Delete { op } => self.finish(*op, Ok(Value::Null), now),

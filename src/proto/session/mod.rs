@@ -27,6 +27,7 @@ mod error;
 mod exchange;
 mod legacy;
 mod request;
+mod stdio;
 mod types;
 
 pub use error::ProtocolError;
@@ -38,7 +39,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use crate::proto::headers::{HeaderError, ParamHeader};
 use crate::proto::jsonrpc::RequestId;
 use cache::ResultCache;
-use exchange::Exchange;
+use exchange::{Exchange, Purpose};
 
 /// Lifecycle of the session as a whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,6 +172,12 @@ pub struct Session {
     tools_listed: bool,
     get_stream: Option<GetStream>,
     rng: u64,
+    /// stdio: lines to write, and exchanges accepted as soon as they are written.
+    lines: VecDeque<Vec<u8>>,
+    written: VecDeque<Purpose>,
+    stdout: crate::proto::ndjson::Decoder,
+    /// The latest time passed in (used where an output call has no `now`).
+    last_now: u64,
 }
 
 impl Session {
@@ -202,6 +209,10 @@ impl Session {
             tools_listed: false,
             get_stream: None,
             rng,
+            lines: VecDeque::new(),
+            written: VecDeque::new(),
+            stdout: crate::proto::ndjson::Decoder::new(cfg.max_json_bytes),
+            last_now: 0,
             cfg,
         })
     }
@@ -290,27 +301,34 @@ impl Session {
 
     /// Fires every timer due at `now`: timeouts, resumption and reconnection delays.
     pub fn handle_timeout(&mut self, now: u64) {
+        self.last_now = now;
         let ids: Vec<OpId> = self.ops.keys().copied().collect();
         for id in ids {
-            let Some(op) = self.ops.get_mut(&id) else {
+            let Some(op) = self.ops.get(&id) else {
                 continue;
             };
-            if let Some(at) = op.deadline() {
-                if at <= now {
-                    let total = op.total_deadline().is_some_and(|t| t <= now);
-                    let after_ms = if total {
-                        op.total_ms.unwrap_or_default()
-                    } else {
-                        op.timeout_ms.unwrap_or_default()
-                    };
-                    self.abort_op(id, now);
-                    self.finish(id, Err(ProtocolError::Timeout { after_ms, total }), now);
+            if op.deadline().is_some_and(|at| at <= now) {
+                if self.stdio_probe_expired(id, now) {
                     continue;
                 }
+                let Some(op) = self.ops.get(&id) else {
+                    continue;
+                };
+                let total = op.total_deadline().is_some_and(|t| t <= now);
+                let after_ms = if total {
+                    op.total_ms.unwrap_or_default()
+                } else {
+                    op.timeout_ms.unwrap_or_default()
+                };
+                self.abort_op(id, now);
+                self.finish(id, Err(ProtocolError::Timeout { after_ms, total }), now);
+                continue;
             }
-            if op.wake_at.is_some_and(|w| w <= now) {
-                op.wake_at = None;
-                self.wake(id, now);
+            if let Some(op) = self.ops.get_mut(&id) {
+                if op.wake_at.is_some_and(|w| w <= now) {
+                    op.wake_at = None;
+                    self.wake(id, now);
+                }
             }
         }
         if let Some(g) = &mut self.get_stream {
@@ -380,6 +398,19 @@ impl Session {
     ) -> ExchangeId {
         let id = ExchangeId(self.next_exchange);
         self.next_exchange += 1;
+        if self.cfg.framing == Framing::Stdio {
+            // One channel: requests are answered by id on stdout; notifications and replies are
+            // done once written.
+            if let Some(body) = request.body {
+                let mut line = body.into_bytes();
+                line.push(b'\n');
+                self.lines.push_back(line);
+            }
+            if matches!(ex.purpose, Purpose::Notify { .. } | Purpose::Reply) {
+                self.written.push_back(ex.purpose);
+            }
+            return id;
+        }
         self.exchanges.insert(id, ex);
         self.transmits.push_back(Transmit {
             exchange: id,

@@ -87,7 +87,9 @@ impl Session {
         let Some(o) = self.ops.get(&op) else { return };
         let rpc = o.rpc.clone();
         let initializing = matches!(o.kind, OpKind::Connect { .. });
-        if let (Some(rid), Some(Era::Legacy), false) = (rpc, self.era, initializing) {
+        // stdio cancels with the notification in both eras (MCP 2026-07-28 `basic/transports/stdio`).
+        let notify = self.era == Some(Era::Legacy) || self.is_stdio();
+        if let (Some(rid), true, false) = (rpc, notify, initializing) {
             let params = serde_json::json!({"requestId": rid.to_value(), "reason": "cancelled by the client"});
             self.send_notification("notifications/cancelled", params, None);
         }

@@ -40,6 +40,17 @@ pub enum ProtocolChoice {
     Exact(String),
 }
 
+/// How messages travel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// Streamable HTTP: every message is its own POST; responses are JSON or SSE.
+    Http,
+    /// stdio: newline-delimited JSON on one bidirectional channel (MCP `basic/transports/stdio`);
+    /// the driver takes lines from [`super::Session::poll_line`] and feeds the server's output to
+    /// [`super::Session::handle_stdio`].
+    Stdio,
+}
+
 /// Bounds of the 2025-era stream reconnection and resumption loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReconnectPolicy {
@@ -64,8 +75,13 @@ impl Default for ReconnectPolicy {
 /// Everything the session needs to know up front.
 #[derive(Debug, Clone)]
 pub struct SessionConfig {
-    /// The MCP endpoint URL.
+    /// The MCP endpoint URL (ignored for stdio).
     pub endpoint: String,
+    /// HTTP or stdio.
+    pub framing: Framing,
+    /// stdio: how long the `server/discover` probe may stay unanswered before the server is
+    /// taken for a legacy one (MCP 2026-07-28 `basic/transports/stdio` "Backward Compatibility").
+    pub probe_timeout_ms: u64,
     /// Version selection.
     pub protocol: ProtocolChoice,
     /// The era detected earlier for this origin, if the host cached it (MCP 2026-07-28
@@ -104,6 +120,8 @@ impl SessionConfig {
     pub fn new(endpoint: impl Into<String>) -> Self {
         Self {
             endpoint: endpoint.into(),
+            framing: Framing::Http,
+            probe_timeout_ms: 5_000,
             protocol: ProtocolChoice::Auto,
             known_era: None,
             client_info: json!({"name": "mcp-edge", "version": env!("CARGO_PKG_VERSION")}),
@@ -120,6 +138,14 @@ impl SessionConfig {
             max_json_bytes: 16 << 20,
             jitter_seed: 0x9e37_79b9_7f4a_7c15,
         }
+    }
+
+    /// A configuration for a stdio server.
+    pub fn stdio() -> Self {
+        let mut c = Self::new("");
+        c.framing = Framing::Stdio;
+        c.open_get_stream = false;
+        c
     }
 
     /// Checks the configuration's internal consistency.
