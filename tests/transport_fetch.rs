@@ -166,6 +166,30 @@ async fn event_stream_arrives_in_several_chunks_and_reassembles_exactly() {
 }
 
 #[wasm_bindgen_test]
+async fn large_body_arrives_complete_and_in_order() {
+    const BYTES: usize = 4 << 20;
+    let transport = FetchTransport::new(None);
+    let mut resp = transport
+        .send(
+            &get(format!("{}/bulk?bytes={BYTES}", base())),
+            &AbortHandle::new(),
+        )
+        .await
+        .unwrap();
+    let mut offset = 0usize;
+    let mut chunks = 0usize;
+    while let Some(chunk) = resp.next_chunk().await.unwrap() {
+        for (i, b) in chunk.iter().enumerate() {
+            assert_eq!(*b as usize, (offset + i) % 251, "byte {}", offset + i);
+        }
+        offset += chunk.len();
+        chunks += 1;
+    }
+    assert_eq!(offset, BYTES);
+    assert!(chunks > 1);
+}
+
+#[wasm_bindgen_test]
 async fn status_and_exposed_headers_are_read() {
     let transport = FetchTransport::new(None);
     let mut resp = transport
