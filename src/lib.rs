@@ -15,3 +15,4 @@
 #![forbid(unsafe_code)]
 
 pub mod proto;
+pub mod transport;

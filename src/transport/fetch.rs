@@ -1,0 +1,476 @@
+//! The fetch transport: one HTTP request per call over the global `fetch` (or a host-injected
+//! one), the response body streamed chunk by chunk from its `ReadableStream`.
+//!
+//! ```text
+//!   HttpRequest ─► Headers + Request (gloo-net) ─► fetch(request) ─► Response
+//!        │                                              │ head: status + readable headers
+//!   AbortHandle (AbortController) ─ signal ─────────────┤
+//!                                                       └► body.getReader().read() … done
+//! ```
+//!
+//! Nothing here looks at `window`: `fetch`, `AbortController`, `ReadableStream` and `Headers` are
+//! members of every scope the crate runs in (WindowOrWorkerGlobalScope, workerd, Node ≥ 18), so
+//! the transport works in a page, a Web Worker, a Workers isolate and Node alike.
+//!
+//! Abort (WHATWG DOM § 3.1, Fetch § 5.6 step "if signal is aborted, abort the fetch() call")
+//! reaches every await: the fetch promise and each body read are raced against the request's
+//! signal, so even an injected `fetch` that ignores `init.signal` cannot keep a call hanging.
+
+use std::cell::RefCell;
+
+use gloo_net::http::{Headers as GlooHeaders, Method as GlooMethod, RequestBuilder};
+use js_sys::{ArrayBuffer, Function, Promise, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{AbortController, AbortSignal, AddEventListenerOptions, ReadableStreamDefaultReader};
+
+use super::cors;
+use super::js::{
+    await_abortable, describe, describe_line, detach, get, global_function, scope_origin,
+    url_origin, Settled,
+};
+use crate::proto::http::{HttpRequest, Method, ResponseHead};
+
+pub use super::TransportError;
+
+/// One request's `AbortController` (WHATWG DOM § 3.1). The driver creates one per request, passes
+/// it to [`FetchTransport::send`], and aborts it on timeout, on cancellation, or when a followed
+/// user `AbortSignal` fires. Aborting fails the pending `send` or `next_chunk` with
+/// [`TransportError::Aborted`] and tears down the connection, which is how MCP cancels a request
+/// over HTTP in the 2026-07-28 era (`basic/transports/streamable-http`, "Cancellation").
+pub struct AbortHandle {
+    controller: AbortController,
+    /// `(user signal, listener)` pairs registered by [`AbortHandle::follow`], removed on drop.
+    followed: RefCell<Vec<(AbortSignal, Function)>>,
+}
+
+impl AbortHandle {
+    /// A fresh, un-aborted controller.
+    ///
+    /// # Panics
+    /// If the global `AbortController` constructor is missing or throws. Every supported scope
+    /// (browsers, workers, workerd, Node ≥ 16) has it; use [`AbortHandle::try_new`] to get an
+    /// error instead.
+    pub fn new() -> Self {
+        match Self::try_new() {
+            Ok(handle) => handle,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A fresh controller, or [`TransportError::Unsupported`] if the scope has no
+    /// `AbortController`.
+    pub fn try_new() -> Result<Self, TransportError> {
+        if global_function("AbortController").is_none() {
+            return Err(TransportError::Unsupported {
+                message: "globalThis.AbortController is not a constructor".into(),
+            });
+        }
+        let controller = AbortController::new().map_err(|e| TransportError::Unsupported {
+            message: format!("new AbortController() threw: {}", describe_line(&e)),
+        })?;
+        Ok(AbortHandle {
+            controller,
+            followed: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// The signal passed to `fetch` as `init.signal`.
+    pub fn signal(&self) -> AbortSignal {
+        self.controller.signal()
+    }
+
+    /// Aborts the request (idempotent). The abort reason is the default `AbortError`
+    /// `DOMException` (WHATWG DOM § 3.1 "signal abort", step 2).
+    pub fn abort(&self) {
+        self.controller.abort();
+    }
+
+    /// Whether [`AbortHandle::abort`] ran or a followed signal fired.
+    pub fn is_aborted(&self) -> bool {
+        self.controller.signal().aborted()
+    }
+
+    /// Aborts this request when `user_signal` aborts; aborts at once if it already has.
+    ///
+    /// The listener is the controller's own `abort` bound with an `undefined` reason, so the
+    /// request always fails with an `AbortError` whatever reason the user gave (the user reads
+    /// their reason from their own signal). It is removed when this handle is dropped, so a
+    /// long-lived user signal does not collect listeners.
+    pub fn follow(&self, user_signal: &AbortSignal) {
+        if user_signal.aborted() {
+            self.abort();
+            return;
+        }
+        let Ok(abort) = get(&self.controller, "abort").dyn_into::<Function>() else {
+            return;
+        };
+        // Bound arguments come first: the event the listener receives lands in a second,
+        // ignored argument, and the reason stays `undefined`.
+        let listener: Function = abort
+            .bind1(&self.controller, &JsValue::UNDEFINED)
+            .unchecked_into();
+        let options = AddEventListenerOptions::new();
+        options.set_once(true);
+        if user_signal
+            .add_event_listener_with_callback_and_add_event_listener_options(
+                "abort", &listener, &options,
+            )
+            .is_ok()
+        {
+            self.followed
+                .borrow_mut()
+                .push((user_signal.clone(), listener));
+        }
+    }
+}
+
+impl Default for AbortHandle {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for AbortHandle {
+    fn drop(&mut self) {
+        for (signal, listener) in self.followed.borrow_mut().drain(..) {
+            let _ = signal.remove_event_listener_with_callback("abort", &listener);
+        }
+    }
+}
+
+impl std::fmt::Debug for AbortHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AbortHandle")
+            .field("aborted", &self.is_aborted())
+            .finish()
+    }
+}
+
+/// Sends [`HttpRequest`]s with `fetch`.
+///
+/// Without an injected function, the request is built with gloo-net's `http` module and passed
+/// to `globalThis.fetch`. With one (a Workers service binding, a proxy, a test spy), that
+/// function is called as `fetch(url, init)` with `init = { method, headers: Headers, body?,
+/// signal }`, and whatever it returns (a `Response` or a promise of one; any object with `status`,
+/// `headers` and `body` is accepted) is read the same way.
+#[derive(Debug, Clone, Default)]
+pub struct FetchTransport {
+    custom_fetch: Option<Function>,
+}
+
+impl FetchTransport {
+    /// A transport over the global `fetch`, or over `custom_fetch` when the host injected one.
+    pub fn new(custom_fetch: Option<Function>) -> Self {
+        FetchTransport { custom_fetch }
+    }
+
+    /// Whether requests go through a host-injected `fetch`.
+    pub fn uses_custom_fetch(&self) -> bool {
+        self.custom_fetch.is_some()
+    }
+
+    /// Sends `req`; resolves when the response head (status and headers) has arrived, before any
+    /// of the body is read.
+    ///
+    /// Errors: [`TransportError::InvalidRequest`] for a URL or header fetch rejects;
+    /// [`TransportError::Aborted`] if `abort` fires first; [`TransportError::Cors`] for a
+    /// cross-origin failure in a page or worker; [`TransportError::Network`] otherwise;
+    /// [`TransportError::InvalidResponse`] if an injected `fetch` returns something else than a
+    /// response.
+    pub async fn send(
+        &self,
+        req: &HttpRequest,
+        abort: &AbortHandle,
+    ) -> Result<FetchResponse, TransportError> {
+        if abort.is_aborted() {
+            return Err(TransportError::Aborted);
+        }
+        let headers = build_headers(&req.headers)?;
+        let signal = abort.signal();
+        let pending = match &self.custom_fetch {
+            Some(fetch) => call_custom(fetch, req, &headers, &signal)?,
+            None => call_global(req, headers, &signal)?,
+        };
+        match await_abortable(pending, &signal).await {
+            Settled::Value(response) => FetchResponse::from_js(&response, signal),
+            Settled::Aborted => Err(TransportError::Aborted),
+            Settled::Error(error) => Err(classify_failure(&error, &signal, req)),
+        }
+    }
+}
+
+/// Builds a `Headers` object, in order, keeping repeated names (WHATWG Fetch § 5.2 `append`).
+/// A name or value `Headers` refuses (not a token, CR/LF, non-Latin-1) is an
+/// [`TransportError::InvalidRequest`], not a network error.
+fn build_headers(pairs: &[(String, String)]) -> Result<web_sys::Headers, TransportError> {
+    let headers = web_sys::Headers::new().map_err(|e| TransportError::Unsupported {
+        message: format!("new Headers() threw: {}", describe_line(&e)),
+    })?;
+    for (name, value) in pairs {
+        headers
+            .append(name, value)
+            .map_err(|e| TransportError::InvalidRequest {
+                message: format!("header `{name}` refused: {}", describe_line(&e)),
+            })?;
+    }
+    Ok(headers)
+}
+
+fn gloo_method(method: Method) -> GlooMethod {
+    match method {
+        Method::Get => GlooMethod::GET,
+        Method::Post => GlooMethod::POST,
+        Method::Delete => GlooMethod::DELETE,
+    }
+}
+
+/// Default path: gloo-net builds the `Request` (URL parsed and validated up front, so a bad URL
+/// is an `InvalidRequest` and never mistaken for a network or CORS failure), then the global
+/// `fetch` sends it.
+fn call_global(
+    req: &HttpRequest,
+    headers: web_sys::Headers,
+    signal: &AbortSignal,
+) -> Result<Promise, TransportError> {
+    let fetch = global_function("fetch").ok_or_else(|| TransportError::Unsupported {
+        message: "globalThis.fetch is not a function".into(),
+    })?;
+    let builder = RequestBuilder::new(&req.url)
+        .method(gloo_method(req.method))
+        .headers(GlooHeaders::from_raw(headers))
+        .abort_signal(Some(signal));
+    let built = match &req.body {
+        Some(body) => builder.body(JsValue::from_str(body)),
+        None => builder.build(),
+    };
+    let request = web_sys::Request::from(built.map_err(|e| TransportError::InvalidRequest {
+        message: format!("cannot build a request for {}: {e}", req.url),
+    })?);
+    let returned = fetch
+        .call1(&js_sys::global(), &request)
+        .map_err(|e| classify_failure(&e, signal, req))?;
+    Ok(Promise::resolve(&returned))
+}
+
+/// Injected path: `fetch(url, init)`; a synchronous throw is treated like a rejection.
+fn call_custom(
+    fetch: &Function,
+    req: &HttpRequest,
+    headers: &web_sys::Headers,
+    signal: &AbortSignal,
+) -> Result<Promise, TransportError> {
+    if url_origin(&req.url).is_none() {
+        return Err(TransportError::InvalidRequest {
+            message: format!("not a valid URL: {}", req.url),
+        });
+    }
+    let init = web_sys::RequestInit::new();
+    init.set_method(req.method.as_str());
+    init.set_headers(headers);
+    if let Some(body) = &req.body {
+        init.set_body(&JsValue::from_str(body));
+    }
+    init.set_signal(Some(signal));
+    let returned = fetch
+        .call2(&JsValue::UNDEFINED, &JsValue::from_str(&req.url), &init)
+        .map_err(|e| classify_failure(&e, signal, req))?;
+    Ok(Promise::resolve(&returned))
+}
+
+/// Maps a rejected `fetch` to a [`TransportError`].
+///
+/// Fetch turns every network error into a bare `TypeError` (WHATWG Fetch § 5.6 `fetch()`,
+/// "reject p with a TypeError"). In a scope with a `location` (page or worker) whose origin
+/// differs from the request's, CORS is the usual cause and the most useful reading, so the error
+/// becomes [`TransportError::Cors`] with a diagnosis; elsewhere (Node, workerd: no CORS) it is
+/// [`TransportError::Network`].
+fn classify_failure(error: &JsValue, signal: &AbortSignal, req: &HttpRequest) -> TransportError {
+    let (name, _) = describe(error);
+    if signal.aborted() || name == "AbortError" {
+        return TransportError::Aborted;
+    }
+    let said = describe_line(error);
+    if name == "TypeError" {
+        if let Some(origin) = scope_origin() {
+            if url_origin(&req.url).as_deref() != Some(origin.as_str()) {
+                let diagnosis =
+                    cors::diagnose(&origin, &req.url, req.method.as_str(), &req.headers);
+                return TransportError::Cors {
+                    diagnosis: format!("{diagnosis} (The runtime reported: {said}.)"),
+                };
+            }
+        }
+    }
+    TransportError::Network { message: said }
+}
+
+/// Where a response body stands.
+enum Body {
+    /// Reading; the reader holds the stream's lock.
+    Reading(ReadableStreamDefaultReader),
+    /// The stream reported `done`, the response had no body, or [`FetchResponse::cancel`] ran.
+    Ended,
+    /// Reading failed; every later call returns this error again.
+    Failed(TransportError),
+}
+
+/// A response whose head has arrived; the body is read with [`FetchResponse::next_chunk`].
+///
+/// Dropping it cancels the body stream (releasing the connection), as does
+/// [`FetchResponse::cancel`].
+pub struct FetchResponse {
+    /// Status and the headers this scope may read. In a browser a cross-origin response exposes
+    /// only CORS-safelisted headers plus those in `Access-Control-Expose-Headers` (WHATWG Fetch
+    /// § 3.2.3); a missing `mcp-session-id` there is the driver's to diagnose.
+    pub head: ResponseHead,
+    body: Body,
+    signal: AbortSignal,
+}
+
+impl std::fmt::Debug for FetchResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let body = match &self.body {
+            Body::Reading(_) => "reading".to_string(),
+            Body::Ended => "ended".to_string(),
+            Body::Failed(e) => format!("failed: {e}"),
+        };
+        f.debug_struct("FetchResponse")
+            .field("head", &self.head)
+            .field("body", &body)
+            .finish()
+    }
+}
+
+impl FetchResponse {
+    /// Reads the head of a `Response` (or an object shaped like one) and locks its body with a
+    /// `ReadableStreamDefaultReader` (WHATWG Streams § 4.3).
+    fn from_js(response: &JsValue, signal: AbortSignal) -> Result<Self, TransportError> {
+        let invalid = |what: &str| TransportError::InvalidResponse {
+            message: format!("{what} (got {})", describe_line(response)),
+        };
+        let status = get(response, "status")
+            .as_f64()
+            .filter(|s| s.fract() == 0.0 && (0.0..=999.0).contains(s))
+            .ok_or_else(|| invalid("no numeric `status` between 0 and 999"))?;
+        let headers = read_headers(&get(response, "headers"))
+            .ok_or_else(|| invalid("`headers` is not iterable as [name, value] pairs"))?;
+        let stream = get(response, "body");
+        let body = if stream.is_null() || stream.is_undefined() {
+            Body::Ended
+        } else {
+            let get_reader = get(&stream, "getReader")
+                .dyn_into::<Function>()
+                .map_err(|_| invalid("`body` is not a ReadableStream"))?;
+            let reader =
+                get_reader
+                    .call0(&stream)
+                    .map_err(|e| TransportError::InvalidResponse {
+                        message: format!("body cannot be read: {}", describe_line(&e)),
+                    })?;
+            Body::Reading(reader.unchecked_into())
+        };
+        Ok(FetchResponse {
+            head: ResponseHead {
+                status: status as u16,
+                headers,
+            },
+            body,
+            signal,
+        })
+    }
+
+    /// The next chunk of the body, as the network delivered it; `Ok(None)` at the end of the body
+    /// (and after [`FetchResponse::cancel`]). A chunk may split a line, a CRLF or a UTF-8
+    /// character anywhere: the SSE / JSON decoders above reassemble.
+    ///
+    /// If the signal aborts: [`TransportError::Aborted`]. If the stream errors before its end
+    /// (connection reset, chunked framing cut, content length not reached):
+    /// [`TransportError::BodyRead`]. Errors are sticky: later calls return the same error.
+    pub async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, TransportError> {
+        let reader = match &self.body {
+            Body::Reading(reader) => reader.clone(),
+            Body::Ended => return Ok(None),
+            Body::Failed(e) => return Err(e.clone()),
+        };
+        match await_abortable(reader.read(), &self.signal).await {
+            Settled::Value(result) => {
+                if get(&result, "done").as_bool() == Some(true) {
+                    self.body = Body::Ended;
+                    return Ok(None);
+                }
+                match chunk_bytes(&get(&result, "value")) {
+                    Some(bytes) => Ok(Some(bytes)),
+                    None => self.fail(TransportError::BodyRead {
+                        message: "the body stream yielded a chunk that is not bytes".into(),
+                    }),
+                }
+            }
+            Settled::Aborted => self.fail(TransportError::Aborted),
+            Settled::Error(e) => {
+                let error = if describe(&e).0 == "AbortError" {
+                    TransportError::Aborted
+                } else {
+                    TransportError::BodyRead {
+                        message: describe_line(&e),
+                    }
+                };
+                self.fail(error)
+            }
+        }
+    }
+
+    /// Releases the body: cancels the stream so the runtime can close the connection
+    /// (WHATWG Streams `ReadableStreamDefaultReader.cancel()`). Idempotent; after it,
+    /// [`FetchResponse::next_chunk`] returns `Ok(None)` (or the earlier error).
+    pub fn cancel(&mut self) {
+        if let Body::Reading(reader) = std::mem::replace(&mut self.body, Body::Ended) {
+            detach(reader.cancel());
+        }
+    }
+
+    /// Whether the body has ended, failed, or been cancelled.
+    pub fn is_finished(&self) -> bool {
+        !matches!(self.body, Body::Reading(_))
+    }
+
+    fn fail(&mut self, error: TransportError) -> Result<Option<Vec<u8>>, TransportError> {
+        self.cancel();
+        self.body = Body::Failed(error.clone());
+        Err(error)
+    }
+}
+
+impl Drop for FetchResponse {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// A body chunk as bytes: a `Uint8Array` (what fetch bodies yield, WHATWG Fetch § 5.3), or for
+/// injected streams an `ArrayBuffer` or a string (UTF-8 encoded).
+fn chunk_bytes(value: &JsValue) -> Option<Vec<u8>> {
+    if let Some(array) = value.dyn_ref::<Uint8Array>() {
+        return Some(array.to_vec());
+    }
+    if let Some(buffer) = value.dyn_ref::<ArrayBuffer>() {
+        return Some(Uint8Array::new(buffer).to_vec());
+    }
+    value.as_string().map(String::into_bytes)
+}
+
+/// The `[name, value]` pairs of a `Headers` object (its iterator, WHATWG Fetch § 5.2: names
+/// lowercase, sorted, `set-cookie` split); only what the scope may read. `None` if `headers` is
+/// not iterable.
+fn read_headers(headers: &JsValue) -> Option<Vec<(String, String)>> {
+    let iter = js_sys::try_iter(headers).ok()??;
+    let mut out = Vec::new();
+    for entry in iter {
+        let entry = entry.ok()?;
+        let name = js_sys::Reflect::get_u32(&entry, 0).ok()?.as_string();
+        let value = js_sys::Reflect::get_u32(&entry, 1).ok()?.as_string();
+        if let (Some(name), Some(value)) = (name, value) {
+            out.push((name, value));
+        }
+    }
+    Some(out)
+}

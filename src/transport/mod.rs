@@ -1,0 +1,26 @@
+//! Transports: thin adapters that move the bytes the sans-IO core asks for.
+//!
+//! ```text
+//!   proto::http::HttpRequest ──► transport ──► ResponseHead, then body chunks ──► proto
+//! ```
+//!
+//! A transport decides nothing about MCP: it sends one request, hands back the status and the
+//! readable headers, then the body chunk by chunk, and reports failures as [`TransportError`].
+//!
+//! This file and `src/lib.rs` are the only places that branch on the target. On
+//! `wasm32-unknown-unknown` (browser tab, Web Worker, workerd, Node) the transport is
+//! [`fetch::FetchTransport`] over the *global* `fetch` (or a host-injected one) with a
+//! `ReadableStream` reader and an `AbortController` per request; [`timer`] gives global-scope
+//! timers. The error type and the CORS diagnosis are target-independent and tested natively.
+
+pub mod cors;
+pub mod error;
+
+pub use error::TransportError;
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub mod fetch;
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+mod js;
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub mod timer;
