@@ -16,3 +16,8 @@
 
 pub mod proto;
 pub mod transport;
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub mod client;
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub mod js;

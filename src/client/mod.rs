@@ -1,0 +1,489 @@
+//! The async driver: owns one [`Session`], moves its requests over the fetch transport, feeds the
+//! responses back, and fires its timers. Single-threaded by design: no `Send` bounds, no tokio,
+//! background work (response streams, the 2025 GET stream, `subscriptions/listen`) runs on
+//! `wasm_bindgen_futures::spawn_local`.
+//!
+//! ```text
+//!   command ─► Session ─► poll_transmit ─► spawn_local(exchange task: fetch, read chunks)
+//!                 ▲                                   │ handle_response_head / body / end
+//!                 └───────────────────────────────────┘
+//!   poll_timeout ─► one global setTimeout ─► handle_timeout
+//!   poll_event   ─► op waiters, progress callbacks, input handler, notification queue
+//! ```
+
+mod oneshot;
+mod timer;
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+use serde_json::Value;
+
+use crate::proto::http::{HttpRequest, ResponseHead};
+use crate::proto::jsonrpc::ErrorObject;
+use crate::proto::session::{
+    Event, ExchangeId, InputId, ListKind, OpId, ProtocolError, RequestOptions, ServerInfo, Session,
+    SessionConfig, TransportFailure,
+};
+use crate::transport::fetch::{AbortHandle, FetchTransport};
+use crate::transport::timer::now_ms;
+use crate::transport::TransportError;
+
+/// Most notifications kept for a reader that does not drain them; the oldest go first.
+const MAX_QUEUED_NOTIFICATIONS: usize = 1024;
+
+/// A progress callback: `(progress, total, message)`.
+pub type ProgressFn = Box<dyn Fn(f64, Option<f64>, Option<String>)>;
+
+/// The future an input handler returns.
+pub type InputFuture = Pin<Box<dyn Future<Output = Result<Value, ErrorObject>>>>;
+
+/// Answers the server's input requests (elicitation, sampling, roots) in both eras: 2025-era
+/// server requests and 2026-07-28 MRTR rounds reach the same handler.
+pub type InputHandler = Rc<dyn Fn(InputRequest) -> InputFuture>;
+
+/// One input the server asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRequest {
+    /// `elicitation/create`, `sampling/createMessage` or `roots/list`.
+    pub method: String,
+    /// The request params.
+    pub params: Value,
+}
+
+/// What the traffic observer sees (for inspectors such as the playground's traffic panel).
+#[derive(Debug, Clone)]
+pub enum Traffic {
+    /// A request was sent.
+    Request {
+        /// The exchange.
+        exchange: u64,
+        /// The request.
+        request: HttpRequest,
+    },
+    /// A response head arrived.
+    Head {
+        /// The exchange.
+        exchange: u64,
+        /// The head.
+        head: ResponseHead,
+    },
+    /// Body bytes arrived (raw: SSE frames or JSON).
+    Body {
+        /// The exchange.
+        exchange: u64,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// The exchange ended (`error` when it failed or was aborted).
+    End {
+        /// The exchange.
+        exchange: u64,
+        /// Why it ended early, if it did.
+        error: Option<String>,
+    },
+}
+
+/// A traffic observer.
+pub type TrafficFn = Box<dyn Fn(&Traffic)>;
+
+/// Options of one connection.
+pub struct ClientOptions {
+    /// The session configuration (endpoint, protocol, timeouts, headers...).
+    pub session: SessionConfig,
+    /// A host-injected `fetch` function.
+    pub fetch: Option<js_sys::Function>,
+    /// The input handler, if the host answers elicitation / sampling / roots.
+    pub input_handler: Option<InputHandler>,
+    /// A traffic observer.
+    pub observer: Option<TrafficFn>,
+}
+
+struct State {
+    session: Session,
+    aborts: HashMap<ExchangeId, Rc<AbortHandle>>,
+    waiters: HashMap<OpId, oneshot::Sender<Result<Value, ProtocolError>>>,
+    receivers: HashMap<OpId, oneshot::Receiver<Result<Value, ProtocolError>>>,
+    progress: HashMap<OpId, ProgressFn>,
+    notifications: VecDeque<Event>,
+    dropped_notifications: u64,
+    readers: Vec<Waker>,
+    timer: Option<timer::Timer>,
+    closed: bool,
+}
+
+struct Inner {
+    state: RefCell<State>,
+    transport: FetchTransport,
+    input_handler: Option<InputHandler>,
+    observer: Option<TrafficFn>,
+    epoch: f64,
+}
+
+/// A connected MCP client. Cheap to clone (shared handle).
+#[derive(Clone)]
+pub struct Client {
+    inner: Rc<Inner>,
+}
+
+impl Inner {
+    fn now(&self) -> u64 {
+        (now_ms() - self.epoch).max(0.0) as u64
+    }
+
+    fn observe(&self, t: Traffic) {
+        if let Some(o) = &self.observer {
+            o(&t);
+        }
+    }
+}
+
+/// Moves everything the session wants done; call after every input to the session.
+fn pump(inner: &Rc<Inner>) {
+    loop {
+        let (transmits, aborts, events) = {
+            let mut st = inner.state.borrow_mut();
+            let mut t = Vec::new();
+            while let Some(x) = st.session.poll_transmit() {
+                t.push(x);
+            }
+            let mut a = Vec::new();
+            while let Some(x) = st.session.poll_abort() {
+                a.push(x);
+            }
+            let mut e = Vec::new();
+            while let Some(x) = st.session.poll_event() {
+                e.push(x);
+            }
+            (t, a, e)
+        };
+        if transmits.is_empty() && aborts.is_empty() && events.is_empty() {
+            break;
+        }
+        for ex in aborts {
+            let handle = inner.state.borrow_mut().aborts.remove(&ex);
+            if let Some(h) = handle {
+                h.abort();
+            }
+        }
+        for t in transmits {
+            let handle = Rc::new(AbortHandle::new());
+            inner.state.borrow_mut().aborts.insert(t.exchange, handle.clone());
+            inner.observe(Traffic::Request { exchange: t.exchange.0, request: t.request.clone() });
+            wasm_bindgen_futures::spawn_local(run_exchange(inner.clone(), t.exchange, t.request, handle));
+        }
+        for e in events {
+            dispatch(inner, e);
+        }
+    }
+    schedule_timer(inner);
+}
+
+fn dispatch(inner: &Rc<Inner>, event: Event) {
+    match event {
+        Event::Completed { op, result } => {
+            let (waiter, _progress) = {
+                let mut st = inner.state.borrow_mut();
+                (st.waiters.remove(&op), st.progress.remove(&op))
+            };
+            if let Some(w) = waiter {
+                w.send(result);
+            }
+        }
+        Event::Progress { op, progress, total, message } => {
+            // Take the callback out while calling it: it may call back into the client.
+            let cb = inner.state.borrow_mut().progress.remove(&op);
+            if let Some(cb) = cb {
+                cb(progress, total, message.clone());
+                let mut st = inner.state.borrow_mut();
+                if st.waiters.contains_key(&op) {
+                    st.progress.insert(op, cb);
+                }
+            }
+            queue_notification(inner, Event::Progress { op, progress, total, message });
+        }
+        Event::InputRequest { input, method, params, .. } => answer_input(inner, input, method, params),
+        other => queue_notification(inner, other),
+    }
+}
+
+fn queue_notification(inner: &Rc<Inner>, event: Event) {
+    let wakers = {
+        let mut st = inner.state.borrow_mut();
+        if matches!(event, Event::Closed) {
+            st.closed = true;
+        }
+        if st.notifications.len() >= MAX_QUEUED_NOTIFICATIONS {
+            st.notifications.pop_front();
+            st.dropped_notifications += 1;
+        }
+        st.notifications.push_back(event);
+        std::mem::take(&mut st.readers)
+    };
+    for w in wakers {
+        w.wake();
+    }
+}
+
+fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value) {
+    let Some(handler) = inner.input_handler.clone() else {
+        let error = ErrorObject {
+            code: crate::proto::jsonrpc::codes::METHOD_NOT_FOUND,
+            message: format!("this client has no handler for {method}"),
+            data: None,
+        };
+        let now = inner.now();
+        let _ = inner.state.borrow_mut().session.answer_input(input, Err(error), now);
+        return;
+    };
+    let inner = inner.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let answer = handler(InputRequest { method, params }).await;
+        let now = inner.now();
+        // The op may have ended meanwhile: then the input is unknown, which is fine.
+        let _ = inner.state.borrow_mut().session.answer_input(input, answer, now);
+        pump(&inner);
+    });
+}
+
+fn schedule_timer(inner: &Rc<Inner>) {
+    let now = inner.now();
+    let mut st = inner.state.borrow_mut();
+    match st.session.poll_timeout() {
+        // Nothing due: clear the timer so none outlives the work (Workers, Node exit).
+        None => st.timer = None,
+        // An earlier (or the same) timer is pending; when it fires it schedules the next one.
+        Some(at) if st.timer.as_ref().is_some_and(|t| t.at() <= at) => {}
+        Some(at) => {
+            let weak = Rc::downgrade(inner);
+            let delay = at.saturating_sub(now);
+            st.timer = timer::Timer::start(at, delay, move || {
+                let Some(inner) = weak.upgrade() else { return };
+                let now = inner.now();
+                let fired = {
+                    let mut st = inner.state.borrow_mut();
+                    st.session.handle_timeout(now);
+                    st.timer.take()
+                };
+                // This callback belongs to `fired`: drop it after the callback has returned.
+                wasm_bindgen_futures::spawn_local(async move { drop(fired) });
+                pump(&inner);
+            });
+        }
+    }
+}
+
+async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort: Rc<AbortHandle>) {
+    let result = inner.transport.send(&req, &abort).await;
+    let mut response = match result {
+        Ok(r) => r,
+        Err(e) => {
+            inner.observe(Traffic::End { exchange: id.0, error: Some(e.to_string()) });
+            if e != TransportError::Aborted {
+                let failure = match e {
+                    TransportError::Cors { diagnosis } => TransportFailure::Cors(diagnosis),
+                    other => TransportFailure::Network(other.to_string()),
+                };
+                let now = inner.now();
+                inner.state.borrow_mut().session.handle_failure(id, failure, now);
+            }
+            finish_exchange(&inner, id);
+            return;
+        }
+    };
+    inner.observe(Traffic::Head { exchange: id.0, head: response.head.clone() });
+    {
+        let now = inner.now();
+        inner.state.borrow_mut().session.handle_response_head(id, response.head.clone(), now);
+    }
+    pump(&inner);
+    loop {
+        if abort.is_aborted() {
+            response.cancel();
+            inner.observe(Traffic::End { exchange: id.0, error: Some("aborted".into()) });
+            break;
+        }
+        match response.next_chunk().await {
+            Ok(Some(bytes)) => {
+                let now = inner.now();
+                inner.state.borrow_mut().session.handle_body(id, &bytes, now);
+                inner.observe(Traffic::Body { exchange: id.0, bytes });
+                pump(&inner);
+            }
+            Ok(None) => {
+                inner.observe(Traffic::End { exchange: id.0, error: None });
+                let now = inner.now();
+                inner.state.borrow_mut().session.handle_body_end(id, now);
+                break;
+            }
+            Err(TransportError::Aborted) => {
+                inner.observe(Traffic::End { exchange: id.0, error: Some("aborted".into()) });
+                break;
+            }
+            Err(e) => {
+                inner.observe(Traffic::End { exchange: id.0, error: Some(e.to_string()) });
+                let now = inner.now();
+                let failure = TransportFailure::BodyInterrupted(e.to_string());
+                inner.state.borrow_mut().session.handle_failure(id, failure, now);
+                break;
+            }
+        }
+    }
+    finish_exchange(&inner, id);
+}
+
+fn finish_exchange(inner: &Rc<Inner>, id: ExchangeId) {
+    inner.state.borrow_mut().aborts.remove(&id);
+    pump(inner);
+}
+
+/// A started operation: await it with [`Client::wait`], cancel it with [`Client::cancel`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pending(pub OpId);
+
+impl Client {
+    /// Creates a client and connects it.
+    pub async fn connect(options: ClientOptions) -> Result<(Client, ServerInfo), ProtocolError> {
+        let session = Session::new(options.session)?;
+        let inner = Rc::new(Inner {
+            state: RefCell::new(State {
+                session,
+                aborts: HashMap::new(),
+                waiters: HashMap::new(),
+                receivers: HashMap::new(),
+                progress: HashMap::new(),
+                notifications: VecDeque::new(),
+                dropped_notifications: 0,
+                readers: Vec::new(),
+                timer: None,
+                closed: false,
+            }),
+            transport: FetchTransport::new(options.fetch),
+            input_handler: options.input_handler,
+            observer: options.observer,
+            epoch: now_ms(),
+        });
+        let client = Client { inner };
+        let op = client.start(|s, now| s.connect(now), None);
+        client.wait(op).await?;
+        let info = client.server_info().ok_or(ProtocolError::NotConnected)?;
+        Ok((client, info))
+    }
+
+    fn start(&self, f: impl FnOnce(&mut Session, u64) -> OpId, progress: Option<ProgressFn>) -> Pending {
+        let now = self.inner.now();
+        let (rx_op, rx) = {
+            let mut st = self.inner.state.borrow_mut();
+            let op = f(&mut st.session, now);
+            let (tx, rx) = oneshot::channel();
+            st.waiters.insert(op, tx);
+            if let Some(p) = progress {
+                st.progress.insert(op, p);
+            }
+            (op, rx)
+        };
+        self.inner.state.borrow_mut().receivers.insert(rx_op, rx);
+        pump(&self.inner);
+        Pending(rx_op)
+    }
+
+    /// Waits for a started operation.
+    pub async fn wait(&self, op: Pending) -> Result<Value, ProtocolError> {
+        let rx = self.inner.state.borrow_mut().receivers.remove(&op.0);
+        match rx {
+            Some(rx) => rx.await.unwrap_or(Err(ProtocolError::Closed)),
+            None => Err(ProtocolError::Closed),
+        }
+    }
+
+    /// Starts a request; see [`Session::request`].
+    pub fn start_request(&self, method: &str, params: Value, opts: RequestOptions, progress: Option<ProgressFn>) -> Pending {
+        let opts = RequestOptions { progress: opts.progress || progress.is_some(), ..opts };
+        self.start(|s, now| s.request(method, params, opts, now), progress)
+    }
+
+    /// Sends a request and waits for its result.
+    pub async fn request(&self, method: &str, params: Value, opts: RequestOptions) -> Result<Value, ProtocolError> {
+        let p = self.start_request(method, params, opts, None);
+        self.wait(p).await
+    }
+
+    /// Lists every page of `kind`.
+    pub async fn list_all(&self, kind: ListKind, opts: RequestOptions) -> Result<Value, ProtocolError> {
+        let p = self.start(|s, now| s.list_all(kind, opts, now), None);
+        self.wait(p).await
+    }
+
+    /// Opens a 2026-07-28 `subscriptions/listen` stream (2025 era: the GET stream).
+    pub fn listen(&self, filter: Value) -> Pending {
+        self.start(|s, now| s.listen(filter, now), None)
+    }
+
+    /// Cancels a started operation.
+    pub fn cancel(&self, op: Pending) {
+        let now = self.inner.now();
+        self.inner.state.borrow_mut().session.cancel(op.0, now);
+        pump(&self.inner);
+    }
+
+    /// Closes the session (2025 era: DELETE). Every running operation fails with `Closed`.
+    pub async fn close(&self) -> Result<(), ProtocolError> {
+        let p = self.start(|s, now| s.close(now), None);
+        self.wait(p).await.map(|_| ())
+    }
+
+    /// What the server told about itself.
+    pub fn server_info(&self) -> Option<ServerInfo> {
+        self.inner.state.borrow().session.server_info().cloned()
+    }
+
+    /// The 2025-era session id, if any.
+    pub fn session_id(&self) -> Option<String> {
+        self.inner.state.borrow().session.session_id().map(str::to_string)
+    }
+
+    /// Replaces an extra header for later requests (e.g. a refreshed token).
+    pub fn set_header(&self, name: &str, value: Option<String>) {
+        self.inner.state.borrow_mut().session.set_header(name, value);
+    }
+
+    /// The next notification (list changes, logging, progress, diagnostics, `Closed`); `None`
+    /// once the client is closed and the queue is drained.
+    pub fn next_notification(&self) -> NextNotification {
+        NextNotification { inner: self.inner.clone() }
+    }
+
+    /// How many notifications were dropped because nobody read them.
+    pub fn dropped_notifications(&self) -> u64 {
+        self.inner.state.borrow().dropped_notifications
+    }
+
+    /// Whether the client was closed.
+    pub fn is_closed(&self) -> bool {
+        self.inner.state.borrow().session.is_closed()
+    }
+}
+
+/// Future of [`Client::next_notification`].
+pub struct NextNotification {
+    inner: Rc<Inner>,
+}
+
+impl Future for NextNotification {
+    type Output = Option<Event>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Event>> {
+        let mut st = self.inner.state.borrow_mut();
+        if let Some(e) = st.notifications.pop_front() {
+            return Poll::Ready(Some(e));
+        }
+        if st.closed {
+            return Poll::Ready(None);
+        }
+        st.readers.push(cx.waker().clone());
+        Poll::Pending
+    }
+}

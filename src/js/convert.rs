@@ -1,0 +1,98 @@
+//! Conversions between JS values, JSON values and the core's types.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+use super::glue;
+use crate::proto::session::{Era, ProtocolError, ServerInfo};
+
+/// JSON value -> plain JS value (objects, not `Map`s).
+pub fn to_js(v: &Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
+}
+
+/// JS value -> JSON value (`undefined` -> `null`); functions and symbols are refused.
+pub fn from_js(v: &JsValue) -> Result<Value, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(Value::Null);
+    }
+    serde_wasm_bindgen::from_value(v.clone())
+        .map_err(|e| glue::make_mcp_error("INVALID_ARGUMENT", &format!("not JSON-serialisable: {e}"), &JsValue::UNDEFINED))
+}
+
+/// A JS `McpError` for an argument problem.
+pub fn invalid_argument(message: &str) -> JsValue {
+    glue::make_mcp_error("INVALID_ARGUMENT", message, &JsValue::UNDEFINED)
+}
+
+/// The JS `McpError` for a core error: a stable `code`, the message, and the details
+/// (`rpcCode` and `data` of a JSON-RPC error, `status` of an HTTP error, ...).
+pub fn error_to_js(e: &ProtocolError) -> JsValue {
+    let details = match e {
+        ProtocolError::Rpc { code, data, .. } => json!({"rpcCode": code, "data": data}),
+        ProtocolError::HttpStatus { status, body } => json!({"status": status, "body": body}),
+        ProtocolError::Unauthorized { status, www_authenticate } => {
+            json!({"status": status, "wwwAuthenticate": www_authenticate})
+        }
+        ProtocolError::Timeout { after_ms, total } => json!({"afterMs": after_ms, "total": total}),
+        ProtocolError::Cors(d) => json!({"diagnosis": d}),
+        ProtocolError::UnsupportedProtocolVersion { requested, supported } => {
+            json!({"requested": requested, "supported": supported})
+        }
+        ProtocolError::LegacyHttpSseServer { endpoint } => json!({"endpoint": endpoint}),
+        ProtocolError::StdoutNotJsonRpc { line } => json!({"line": line}),
+        _ => Value::Null,
+    };
+    glue::make_mcp_error(e.code(), &e.to_string(), &to_js(&details))
+}
+
+/// `ServerInfo` as the JS surface shows it.
+pub fn server_info_json(info: &ServerInfo) -> Value {
+    json!({
+        "protocolVersion": info.protocol_version,
+        "era": match info.era { Era::Modern => "modern", Era::Legacy => "legacy" },
+        "serverInfo": info.server_info,
+        "capabilities": info.capabilities,
+        "instructions": info.instructions,
+        "supportedVersions": info.supported_versions,
+    })
+}
+
+/// Reads `obj[key]` (undefined when `obj` is not an object).
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    if !obj.is_object() {
+        return JsValue::UNDEFINED;
+    }
+    js_sys::Reflect::get(obj, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Reads an optional function member.
+pub fn get_fn(obj: &JsValue, key: &str) -> Result<Option<js_sys::Function>, JsValue> {
+    let v = get(obj, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.dyn_into::<js_sys::Function>().map(Some).map_err(|_| invalid_argument(&format!("{key} must be a function")))
+}
+
+/// Reads an optional non-negative number member as milliseconds.
+pub fn get_ms(obj: &JsValue, key: &str) -> Result<Option<u64>, JsValue> {
+    let v = get(obj, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= 0.0 => Ok(Some(n as u64)),
+        _ => Err(invalid_argument(&format!("{key} must be a non-negative number of milliseconds"))),
+    }
+}
+
+/// Reads an optional string member.
+pub fn get_string(obj: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
+    let v = get(obj, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    v.as_string().map(Some).ok_or_else(|| invalid_argument(&format!("{key} must be a string")))
+}

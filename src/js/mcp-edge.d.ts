@@ -1,0 +1,131 @@
+/** A JSON value as MCP carries it. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** Stable error codes of {@link McpError}. */
+export type McpErrorCode =
+  | "RPC" | "HTTP_STATUS" | "UNAUTHORIZED" | "TIMEOUT" | "ABORTED" | "NETWORK" | "CORS"
+  | "STREAM_DROPPED" | "LEGACY_TRANSPORT" | "UNSUPPORTED_VERSION" | "NOT_CONNECTED" | "CLOSED"
+  | "TOOL_REJECTED" | "CONFIG" | "INVALID_ARGUMENT" | "PROTOCOL";
+
+/** Every rejection of this package is an `McpError` (an `Error` subclass). */
+export interface McpError extends Error {
+  name: "McpError";
+  code: McpErrorCode;
+  /** JSON-RPC error code, when the server answered with a JSON-RPC error. */
+  rpcCode?: number;
+  /** JSON-RPC error data. */
+  data?: Json;
+  /** HTTP status, for HTTP_STATUS and UNAUTHORIZED. */
+  status?: number;
+  body?: string;
+  wwwAuthenticate?: string;
+  /** For TIMEOUT: the limit that fired and whether it was the total limit. */
+  afterMs?: number;
+  total?: boolean;
+  /** For CORS: which headers the server must allow / expose, and how to fix it. */
+  diagnosis?: string;
+  supported?: string[];
+  requested?: string;
+  endpoint?: string;
+}
+
+/** Whether a value is an {@link McpError}. */
+export function isMcpError(value: unknown): value is McpError;
+
+export type ProtocolChoice = "auto" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
+
+export interface Implementation { name: string; version: string; title?: string; [key: string]: Json | undefined }
+
+/** `elicitation/create` params (form or URL mode). */
+export interface ElicitRequestParams { mode?: "form" | "url"; message: string; requestedSchema?: JsonObject; url?: string; elicitationId?: string; [key: string]: Json | undefined }
+export interface ElicitResult { action: "accept" | "decline" | "cancel"; content?: JsonObject }
+export interface CreateMessageParams { messages: JsonObject[]; maxTokens: number; [key: string]: Json | undefined }
+export interface CreateMessageResult { role: "assistant"; content: JsonObject; model: string; stopReason?: string; [key: string]: Json | undefined }
+export interface ListRootsResult { roots: { uri: string; name?: string }[] }
+
+/** One traffic record, for inspectors. */
+export type TrafficRecord =
+  | { type: "request"; exchange: number; method: "GET" | "POST" | "DELETE"; url: string; headers: [string, string][]; body: string | null }
+  | { type: "head"; exchange: number; status: number; headers: [string, string][] }
+  | { type: "body"; exchange: number; text: string }
+  | { type: "end"; exchange: number; error: string | null };
+
+export interface ConnectOptions {
+  /** Extra headers on every request (e.g. `Authorization`). */
+  headers?: Record<string, string>;
+  /** `"auto"` (default): 2026-07-28 first, falling back to the 2025 era. */
+  protocol?: ProtocolChoice;
+  /** Per-request inactivity timeout, reset by progress (default 60000). */
+  timeoutMs?: number;
+  /** Hard limit per request, progress or not. Must be >= timeoutMs. */
+  maxTotalTimeoutMs?: number;
+  /** A fetch to use instead of `globalThis.fetch` (service bindings, proxies, tests). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  clientInfo?: Implementation;
+  capabilities?: JsonObject;
+  /** 2025 era: open the optional GET stream (default true). */
+  openGetStream?: boolean;
+  /** Answers elicitation (2025 server requests and 2026 MRTR rounds). `extra.defaults` pre-populates the form; defaults of fields left out are applied to an accepted result. */
+  onElicitation?: (params: ElicitRequestParams, extra: { defaults: JsonObject }) => ElicitResult | Promise<ElicitResult>;
+  onSampling?: (params: CreateMessageParams) => CreateMessageResult | Promise<CreateMessageResult>;
+  onRoots?: (params: JsonObject) => ListRootsResult | Promise<ListRootsResult>;
+  /** Sees every request, response head, body chunk (raw SSE frames) and end. */
+  onTraffic?: (record: TrafficRecord) => void;
+}
+
+export interface Progress { progress: number; total: number | null; message: string | null }
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  timeoutMs?: number;
+}
+
+export interface ToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }
+export interface Tool { name: string; title?: string; description?: string; inputSchema: JsonObject; outputSchema?: JsonObject; annotations?: ToolAnnotations; [key: string]: Json | undefined }
+export type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string }
+  | { type: "audio"; data: string; mimeType: string }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string }
+  | { type: "resource"; resource: JsonObject };
+export interface CallToolResult { content: ContentBlock[]; structuredContent?: JsonObject; isError?: boolean; [key: string]: Json | undefined }
+export interface Resource { uri: string; name: string; mimeType?: string; [key: string]: Json | undefined }
+export interface ResourceTemplate { uriTemplate: string; name: string; [key: string]: Json | undefined }
+export interface Prompt { name: string; description?: string; arguments?: { name: string; required?: boolean; description?: string }[]; [key: string]: Json | undefined }
+
+export type Notification =
+  | { type: "notification"; method: string; params: JsonObject }
+  | { type: "progress"; operation: number; progress: number; total: number | null; message: string | null }
+  | { type: "diagnostic"; message: string }
+  | { type: "toolRejected"; name: string; reason: string }
+  | { type: "connected"; server: JsonObject }
+  | { type: "inputCancelled"; input: number }
+  | { type: "closed" };
+
+export class McpClient {
+  private constructor();
+  free(): void;
+  static connect(url: string, options?: ConnectOptions): Promise<McpClient>;
+  readonly serverInfo: Implementation | null;
+  readonly protocolVersion: string;
+  readonly era: "modern" | "legacy";
+  readonly instructions: string | undefined;
+  readonly capabilities: JsonObject | null;
+  readonly sessionId: string | undefined;
+  listTools(options?: { timeoutMs?: number }): Promise<Tool[]>;
+  getTool(name: string): Tool | undefined;
+  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
+  listResources(): Promise<Resource[]>;
+  listResourceTemplates(): Promise<ResourceTemplate[]>;
+  readResource(uri: string, options?: CallOptions): Promise<{ contents: JsonObject[] }>;
+  listPrompts(): Promise<Prompt[]>;
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<{ messages: JsonObject[]; description?: string }>;
+  complete(ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string }, argument: { name: string; value: string }, context?: { arguments?: Record<string, string> }): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>;
+  request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>;
+  subscribe(filter: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] }, options?: { signal?: AbortSignal }): Promise<JsonObject | null>;
+  notifications(): AsyncIterableIterator<Notification>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,13 @@
+//! The `#[wasm_bindgen]` API: what JS and TypeScript users import from the `mcp-edge` package.
+//! The TypeScript declarations are written by hand in [`TYPES`] (no `any` in public types).
+
+mod client;
+mod convert;
+mod glue;
+
+pub use client::{is_mcp_error, McpClient};
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = include_str!("mcp-edge.d.ts");
