@@ -392,6 +392,10 @@ impl FetchResponse {
             Body::Ended => return Ok(None),
             Body::Failed(e) => return Err(e.clone()),
         };
+        if self.signal.aborted() {
+            // Do not even start a read: on an aborted fetch it would only reject.
+            return self.fail(TransportError::Aborted);
+        }
         match await_abortable(reader.read(), &self.signal).await {
             Settled::Value(result) => {
                 if get(&result, "done").as_bool() == Some(true) {
@@ -423,8 +427,9 @@ impl FetchResponse {
     /// (WHATWG Streams `ReadableStreamDefaultReader.cancel()`). Idempotent; after it,
     /// [`FetchResponse::next_chunk`] returns `Ok(None)` (or the earlier error).
     pub fn cancel(&mut self) {
-        if let Body::Reading(reader) = std::mem::replace(&mut self.body, Body::Ended) {
+        if let Body::Reading(reader) = &self.body {
             detach(reader.cancel());
+            self.body = Body::Ended;
         }
     }
 
