@@ -379,7 +379,8 @@ impl FetchResponse {
         })
     }
 
-    /// The next chunk of the body, as the network delivered it; `Ok(None)` at the end of the body
+    /// The next chunk of the body, as the network delivered it (in principle possibly empty);
+    /// `Ok(None)` at the end of the body
     /// (and after [`FetchResponse::cancel`]). A chunk may split a line, a CRLF or a UTF-8
     /// character anywhere: the SSE / JSON decoders above reassemble.
     ///
