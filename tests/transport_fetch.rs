@@ -264,7 +264,9 @@ async fn dropped_chunked_stream_is_a_body_read_error() {
         matches!(err, TransportError::BodyRead { .. }),
         "got {err:?}"
     );
-    // Sticky.
+    // Sticky, even across cancel().
+    assert_eq!(resp.next_chunk().await, Err(err.clone()));
+    resp.cancel();
     assert_eq!(resp.next_chunk().await, Err(err));
 }
 
@@ -325,6 +327,65 @@ async fn abort_while_reading_the_body() {
     abort_later(&abort, 30);
     assert_eq!(resp.next_chunk().await, Err(TransportError::Aborted));
     assert_eq!(resp.next_chunk().await, Err(TransportError::Aborted));
+}
+
+/// Polls the fixture until the tagged `/sse-hang` connection is closed (bounded: 50 x 20 ms).
+async fn server_saw_close(tag: &str) -> bool {
+    let transport = FetchTransport::new(None);
+    for _ in 0..50 {
+        let mut resp = transport
+            .send(
+                &get(format!("{}/hang-state?tag={tag}", base())),
+                &AbortHandle::new(),
+            )
+            .await
+            .unwrap();
+        let (chunks, _) = read_all(&mut resp).await;
+        if chunks.concat() == b"closed" {
+            return true;
+        }
+        sleep(20).await;
+    }
+    false
+}
+
+async fn open_tagged_stream(tag: &str, abort: &AbortHandle) -> FetchResponse {
+    let transport = FetchTransport::new(None);
+    let mut resp = transport
+        .send(&get(format!("{}/sse-hang?tag={tag}", base())), abort)
+        .await
+        .unwrap();
+    assert!(resp.next_chunk().await.unwrap().is_some());
+    resp
+}
+
+/// MCP cancels a request over HTTP by closing its stream: `cancel()` must reach the server.
+#[wasm_bindgen_test]
+async fn cancel_closes_the_connection_at_the_server() {
+    let tag = format!("cancel-{}", now_ms());
+    let mut resp = open_tagged_stream(&tag, &AbortHandle::new()).await;
+    resp.cancel();
+    resp.cancel();
+    assert_eq!(resp.next_chunk().await, Ok(None));
+    assert!(server_saw_close(&tag).await);
+}
+
+#[wasm_bindgen_test]
+async fn abort_closes_the_connection_at_the_server() {
+    let tag = format!("abort-{}", now_ms());
+    let abort = AbortHandle::new();
+    let mut resp = open_tagged_stream(&tag, &abort).await;
+    abort.abort();
+    assert_eq!(resp.next_chunk().await, Err(TransportError::Aborted));
+    assert!(server_saw_close(&tag).await);
+}
+
+#[wasm_bindgen_test]
+async fn dropping_the_response_closes_the_connection_at_the_server() {
+    let tag = format!("drop-{}", now_ms());
+    let resp = open_tagged_stream(&tag, &AbortHandle::new()).await;
+    drop(resp);
+    assert!(server_saw_close(&tag).await);
 }
 
 #[wasm_bindgen_test]

@@ -147,6 +147,12 @@ pub fn diagnose(
          challenge. ",
         EXPOSE_HEADERS.join(", ")
     ));
+    if page_origin == "null" {
+        text.push_str(
+            "The page has an opaque origin (`null`: opened from a file or a sandboxed frame); \
+             serve it over http(s) instead of allowing the `null` origin. ",
+        );
+    }
     text.push_str(
         "Fix: enable CORS on the MCP server for this origin with those headers (list them \
          explicitly: a `*` wildcard does not cover `authorization` and is ignored for credentialed \
@@ -248,6 +254,13 @@ mod tests {
         ));
         assert!(d.contains("`Access-Control-Allow-Origin: http://127.0.0.1:8000`"));
         assert!(d.contains("`Access-Control-Expose-Headers: mcp-session-id, www-authenticate`"));
+    }
+
+    #[test]
+    fn opaque_page_origin_is_called_out() {
+        let d = diagnose("null", "http://127.0.0.1:9000/mcp", "GET", &[]);
+        assert!(d.contains("opaque origin"));
+        assert!(!diagnose("http://a.test", "http://b.test/", "GET", &[]).contains("opaque"));
     }
 
     #[test]

@@ -379,7 +379,8 @@ impl FetchResponse {
         })
     }
 
-    /// The next chunk of the body, as the network delivered it; `Ok(None)` at the end of the body
+    /// The next chunk of the body, as the network delivered it (in principle possibly empty);
+    /// `Ok(None)` at the end of the body
     /// (and after [`FetchResponse::cancel`]). A chunk may split a line, a CRLF or a UTF-8
     /// character anywhere: the SSE / JSON decoders above reassemble.
     ///
@@ -392,6 +393,10 @@ impl FetchResponse {
             Body::Ended => return Ok(None),
             Body::Failed(e) => return Err(e.clone()),
         };
+        if self.signal.aborted() {
+            // Do not even start a read: on an aborted fetch it would only reject.
+            return self.fail(TransportError::Aborted);
+        }
         match await_abortable(reader.read(), &self.signal).await {
             Settled::Value(result) => {
                 if get(&result, "done").as_bool() == Some(true) {
@@ -423,8 +428,9 @@ impl FetchResponse {
     /// (WHATWG Streams `ReadableStreamDefaultReader.cancel()`). Idempotent; after it,
     /// [`FetchResponse::next_chunk`] returns `Ok(None)` (or the earlier error).
     pub fn cancel(&mut self) {
-        if let Body::Reading(reader) = std::mem::replace(&mut self.body, Body::Ended) {
+        if let Body::Reading(reader) = &self.body {
             detach(reader.cancel());
+            self.body = Body::Ended;
         }
     }
 

@@ -26,11 +26,12 @@ pub(crate) fn get(value: &JsValue, key: &str) -> JsValue {
 
 /// The origin of the calling scope (`globalThis.location.origin`) when the scope is browser-like
 /// (a window or a worker, HTML § 7.2 "The Location interface", § 10.3.3 "WorkerLocation").
-/// `None` in Node and Workers isolates, which have no `location`, and for opaque origins.
+/// `None` in Node and Workers isolates, which have no `location`. An opaque origin (a `file:`
+/// page, a sandboxed frame) is `Some("null")`: CORS still applies there.
 pub(crate) fn scope_origin() -> Option<String> {
     let location = get(&js_sys::global(), "location");
     let origin = get(&location, "origin").as_string()?;
-    (origin != "null" && !origin.is_empty()).then_some(origin)
+    (!origin.is_empty()).then_some(origin)
 }
 
 /// The origin of `url` by the WHATWG URL parser (`new URL(url, base).origin`).
@@ -103,8 +104,12 @@ pub(crate) enum Settled {
 /// host-injected `fetch`, or a body stream, that ignores the signal). Implements the "abort
 /// when the signal fires" steps of WHATWG DOM § 3.1 for promises that do not honour it.
 /// No Rust closure outlives the call: the listener is the JS `reject` function of a promise.
+///
+/// When it returns [`Settled::Aborted`] without awaiting, the promise is still given a handler,
+/// so its later rejection is never reported as unhandled (fatal in Node).
 pub(crate) async fn await_abortable(promise: Promise, signal: &AbortSignal) -> Settled {
     if signal.aborted() {
+        detach(promise);
         return Settled::Aborted;
     }
     let mut reject_slot: Option<Function> = None;

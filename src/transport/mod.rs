@@ -9,8 +9,8 @@
 //!
 //! This file and `src/lib.rs` are the only places that branch on the target. On
 //! `wasm32-unknown-unknown` (browser tab, Web Worker, workerd, Node) the transport is
-//! [`fetch::FetchTransport`] over the *global* `fetch` (or a host-injected one) with a
-//! `ReadableStream` reader and an `AbortController` per request; [`timer`] gives global-scope
+//! `fetch::FetchTransport` over the *global* `fetch` (or a host-injected one) with a
+//! `ReadableStream` reader and an `AbortController` per request; `timer` gives global-scope
 //! timers. The error type and the CORS diagnosis are target-independent and tested natively.
 
 pub mod cors;
