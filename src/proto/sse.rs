@@ -93,7 +93,8 @@ pub struct Event {
     pub last_event_id: String,
 }
 
-/// Errors of the SSE layer. Each error stands for one event that was not dispatched.
+/// Errors of the SSE layer. Apart from `Finished`, each error stands for one event that was not
+/// dispatched; decoding goes on with the next event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SseError {
@@ -289,10 +290,11 @@ impl Decoder {
     }
 
     /// Signals end of stream. The incomplete event, if any, is discarded (WHATWG: "any pending
-    /// data must be discarded"); returns `Some(Err(SseError::InvalidUtf8))` when that discarded tail
-    /// held invalid or truncated UTF-8, else `None` (or, for a stream that was only the first bytes
-    /// of a BOM, the limit error those bytes cause under a `max_line_bytes` below 2). Later calls return `None`; later `feed`s yield
-    /// `SseError::Finished`.
+    /// data must be discarded"). Returns `Some(Err(SseError::InvalidUtf8))` when that discarded
+    /// tail held invalid or truncated UTF-8, and `None` otherwise (except for a stream made only of
+    /// one or two BOM bytes: under a `max_line_bytes` below 2 their limit error is returned here).
+    /// Later calls return `None`; later non-empty `feed`s yield `SseError::Finished`. Items still
+    /// queued from a dropped [`Feed`] are not returned here; `feed(&[])` yields them.
     pub fn finish(&mut self) -> Option<Result<Event, SseError>> {
         if self.finished {
             return None;
