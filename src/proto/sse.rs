@@ -93,7 +93,8 @@ pub struct Event {
     pub last_event_id: String,
 }
 
-/// Errors of the SSE layer. Each error stands for one event that was not dispatched.
+/// Errors of the SSE layer. Apart from `Finished`, each error stands for one event that was not
+/// dispatched; decoding goes on with the next event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SseError {
@@ -289,17 +290,25 @@ impl Decoder {
     }
 
     /// Signals end of stream. The incomplete event, if any, is discarded (WHATWG: "any pending
-    /// data must be discarded"); returns `Some(Err(SseError::InvalidUtf8))` when that discarded tail
-    /// held invalid or truncated UTF-8, else `None`. Later calls return `None`; later `feed`s yield
-    /// `SseError::Finished`.
+    /// data must be discarded"). Returns `Some(Err(SseError::InvalidUtf8))` when that discarded
+    /// tail held invalid or truncated UTF-8, and `None` otherwise (except for a stream made only of
+    /// one or two BOM bytes: under a `max_line_bytes` below 2 their limit error is returned here).
+    /// Later calls return `None`; later non-empty `feed`s yield `SseError::Finished`. Items still
+    /// queued from a dropped [`Feed`] are not returned here; `feed(&[])` yields them.
     pub fn finish(&mut self) -> Option<Result<Event, SseError>> {
         if self.finished {
             return None;
         }
+        let queued = self.out.len();
         if let Bom::Pending(held) = self.bom {
+            // The stream was only a BOM prefix: those bytes are an incomplete first line. With a
+            // `max_line_bytes` below 2 they can break the limit; that error is returned here.
             self.bom = Bom::Done;
             self.scan(&BOM[..held]);
         }
+        let limit_error = (self.out.len() > queued)
+            .then(|| self.out.pop_back())
+            .flatten();
         self.finished = true;
         let bad = !self.discarding
             && (self.poisoned
@@ -313,7 +322,7 @@ impl Decoder {
         self.event_type = String::new();
         self.poisoned = false;
         self.discarding = false;
-        bad.then_some(Err(SseError::InvalidUtf8))
+        limit_error.or(bad.then_some(Err(SseError::InvalidUtf8)))
     }
 
     /// The last event ID string (WHATWG § 9.2.6 "Dispatch the event" step 1): the `id` of the
@@ -696,6 +705,253 @@ fn find_line_end(hay: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Everything a decoder reports for one stream.
+    type Outcome = (
+        Vec<Result<Event, SseError>>,
+        Option<Result<Event, SseError>>,
+        String,
+        Option<u64>,
+    );
+
+    /// A deliberately naive model of the module doc's rules: whole input, lines split up front,
+    /// no chunking, no streaming. The decoder must agree with it under any chunking.
+    fn reference(input: &[u8], config: DecoderConfig) -> Outcome {
+        // Held back by the decoder until finish(): 1 or 2 leading BOM bytes and nothing else.
+        let only_bom_prefix =
+            !input.is_empty() && input.len() < BOM.len() && BOM.starts_with(input);
+        let input = input.strip_prefix(&BOM[..]).unwrap_or(input);
+        let mut lines = Vec::new();
+        let mut start = 0;
+        let mut i = 0;
+        while i < input.len() {
+            match input[i] {
+                b'\n' => {
+                    lines.push(&input[start..i]);
+                    start = i + 1;
+                }
+                b'\r' => {
+                    lines.push(&input[start..i]);
+                    if input.get(i + 1) == Some(&b'\n') {
+                        i += 1;
+                    }
+                    start = i + 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let tail = &input[start..];
+        let (max_line, max_event) = (config.max_line_bytes, config.max_event_bytes);
+        let mut out = Vec::new();
+        let (mut data, mut ty, mut id_buf, mut last_id) = (
+            Vec::<u8>::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+        );
+        let (mut retry, mut poisoned, mut discarding) = (None, false, false);
+        // Limit verdict for a line of `len` bytes; `data` = Some(value offset) for a data line.
+        let verdict = |len: usize, value_at: Option<usize>, data_len: usize| {
+            let line_at = max_line + 1;
+            let data_at = value_at.map_or(usize::MAX, |v| v + (max_event + 1 - data_len));
+            if len < line_at.min(data_at) {
+                None
+            } else if line_at <= data_at {
+                Some(SseError::LineTooLong { limit: max_line })
+            } else {
+                Some(SseError::EventTooLarge { limit: max_event })
+            }
+        };
+        for line in lines {
+            if discarding {
+                if line.is_empty() {
+                    last_id = id_buf.clone();
+                    discarding = false;
+                }
+                continue;
+            }
+            if line.is_empty() {
+                last_id = id_buf.clone();
+                if poisoned {
+                    out.push(Err(SseError::InvalidUtf8));
+                } else if !data.is_empty() {
+                    data.pop();
+                    out.push(match String::from_utf8(std::mem::take(&mut data)) {
+                        Ok(d) => Ok(Event {
+                            event_type: if ty.is_empty() {
+                                "message".into()
+                            } else {
+                                ty.clone()
+                            },
+                            data: d,
+                            last_event_id: last_id.clone(),
+                        }),
+                        Err(_) => Err(SseError::InvalidUtf8),
+                    });
+                }
+                data.clear();
+                ty.clear();
+                poisoned = false;
+                continue;
+            }
+            let (name, value, at) = if line[0] == b':' {
+                (&line[..0], &line[1..], 1)
+            } else {
+                match line.iter().position(|&b| b == b':') {
+                    Some(c) if line.get(c + 1) == Some(&b' ') => {
+                        (&line[..c], &line[c + 2..], c + 2)
+                    }
+                    Some(c) => (&line[..c], &line[c + 1..], c + 1),
+                    None => (line, &line[line.len()..], line.len()),
+                }
+            };
+            let is_data = line[0] != b':' && name == b"data";
+            if let Some(e) = verdict(line.len(), is_data.then_some(at), data.len()) {
+                out.push(Err(e));
+                discarding = true;
+                data.clear();
+                ty.clear();
+                poisoned = false;
+                continue;
+            }
+            let text = std::str::from_utf8(value);
+            match (line[0] == b':', name) {
+                (false, b"data") => {
+                    data.extend_from_slice(value);
+                    data.push(b'\n');
+                }
+                (false, b"retry") if !value.is_empty() && value.iter().all(u8::is_ascii_digit) => {
+                    retry = Some(
+                        std::str::from_utf8(value)
+                            .unwrap()
+                            .parse()
+                            .unwrap_or(u64::MAX),
+                    );
+                }
+                (false, b"event") if text.is_ok() => ty = text.unwrap().to_owned(),
+                (false, b"id") if text.is_ok() => {
+                    if !value.contains(&0) {
+                        id_buf = text.unwrap().to_owned();
+                    }
+                }
+                _ => poisoned |= text.is_err() || std::str::from_utf8(name).is_err(),
+            }
+        }
+        let mut finish = None;
+        if !discarding && !tail.is_empty() {
+            // A partial line is known to be a data line once it holds `data:` and one more byte.
+            let value_at = (tail.len() >= DATA_PROBE && tail.starts_with(b"data:")).then(|| {
+                if tail[5] == b' ' {
+                    6
+                } else {
+                    5
+                }
+            });
+            if let Some(e) = verdict(tail.len(), value_at, data.len()) {
+                if only_bom_prefix {
+                    finish = Some(Err(e));
+                } else {
+                    out.push(Err(e));
+                }
+                discarding = true;
+            }
+        }
+        if !discarding
+            && (poisoned
+                || std::str::from_utf8(&data).is_err()
+                || std::str::from_utf8(tail).is_err())
+        {
+            finish = Some(Err(SseError::InvalidUtf8));
+        }
+        (out, finish, last_id, retry)
+    }
+
+    fn decode(input: &[u8], config: DecoderConfig, cuts: &[usize]) -> Outcome {
+        let mut d = Decoder::new(config);
+        let mut out = Vec::new();
+        let mut from = 0;
+        for &cut in cuts.iter().chain([input.len()].iter()) {
+            out.extend(d.feed(&input[from..cut]));
+            from = cut;
+        }
+        let finish = d.finish();
+        (out, finish, d.last_event_id().to_owned(), d.retry_ms())
+    }
+
+    struct Rng(u64);
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn random_streams_match_the_reference_under_random_chunking() {
+        const TOKENS: &[&[u8]] = &[
+            b"data",
+            b"data:",
+            b"data: ",
+            b":",
+            b" ",
+            b"\r",
+            b"\n",
+            b"\r\n",
+            b"\n\n",
+            b"id",
+            b"id: ",
+            b"event: ",
+            b"event",
+            b"retry: ",
+            b"retry:",
+            b"1",
+            b"07",
+            b"x",
+            b"yz",
+            b"\0",
+            b"\xff",
+            b"\xc3",
+            b"\xa9",
+            b"\xe2\x82",
+            b"\xef\xbb\xbf",
+            b"\xef\xbb",
+            "é".as_bytes(),
+        ];
+        let mut rng = Rng(0x0123_4567_89AB_CDEF);
+        for case in 0..30_000 {
+            let mut input = Vec::new();
+            for _ in 0..rng.below(60) {
+                input.extend_from_slice(TOKENS[rng.below(TOKENS.len())]);
+            }
+            let config = if case % 3 == 0 {
+                DecoderConfig::default()
+            } else {
+                DecoderConfig {
+                    max_line_bytes: rng.below(14),
+                    max_event_bytes: rng.below(14),
+                }
+            };
+            let want = reference(&input, config);
+            let mut cuts: Vec<usize> = (0..rng.below(6))
+                .map(|_| rng.below(input.len() + 1))
+                .collect();
+            cuts.sort_unstable();
+            let got = decode(&input, config, &cuts);
+            assert_eq!(got, want, "input {input:?} config {config:?} cuts {cuts:?}");
+        }
+    }
+
+    #[test]
+    fn retry_too_large_for_u64_saturates() {
+        let mut d = Decoder::default();
+        assert_eq!(collect(&mut d, b"retry: 99999999999999999999999\n"), vec![]);
+        assert_eq!(d.retry_ms(), Some(u64::MAX));
+    }
 
     fn collect(d: &mut Decoder, bytes: &[u8]) -> Vec<Result<Event, SseError>> {
         d.feed(bytes).collect()
