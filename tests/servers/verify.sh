@@ -7,6 +7,10 @@
 # Ends with "N passed, N failed"; exits non-zero if any check failed.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+for tool in curl jq base64; do
+  command -v "$tool" >/dev/null || { echo "verify.sh needs $tool" >&2; exit 2; }
+done
+echo x | grep -Pzq x || { echo "verify.sh needs grep with -P (PCRE)" >&2; exit 2; }
 if [ -z "${PY2026_URL:-}" ] || [ -z "${EVERYTHING_URL:-}" ]; then
   # shellcheck disable=SC1091
   [ -f "$here/.ports.env" ] && . "$here/.ports.env"

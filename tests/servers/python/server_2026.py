@@ -376,7 +376,7 @@ def main() -> None:
     parser.add_argument("--port-file", type=Path, help="write the bound port here once serving")
     parser.add_argument("--page-size", type=int, default=3, help="tools/list page size (default 3)")
     parser.add_argument(
-        "--tools-ttl-ms", type=int, default=0, help="ttlMs hint on tools/list results (default 0: none set)"
+        "--tools-ttl-ms", type=int, default=0, help="ttlMs (cacheScope private) on tools/list results (default 0)"
     )
     parser.add_argument(
         "--loopback-origins-only",
