@@ -229,6 +229,12 @@ m26 "round 2 without the expected key" tools/call mrtr_twice \
   "\"name\":\"mrtr_twice\",\"arguments\":{},\"inputResponses\":{\"other\":{\"action\":\"accept\",\"content\":{\"answer\":\"x\"}}},\"requestState\":\"$s1\""
 expect "missing input response: -32602" '"code":-32602,"message":"inputResponses must answer '"'"'first'"'"'"'
 
+req "mrtr_twice from a client without the elicitation capability" "$PY2026_URL" "${JSON[@]}" -H "MCP-Protocol-Version: $V26" \
+  -H "Mcp-Method: tools/call" -H "Mcp-Name: mrtr_twice" \
+  -d '{"jsonrpc":"2.0","id":"cap-1","method":"tools/call","params":{"name":"mrtr_twice","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+expect "no elicitation capability: HTTP 400" '^HTTP/1.1 400'
+expect "no elicitation capability: -32021 with requiredCapabilities" '"code":-32021,.*"data":\{"requiredCapabilities":\{"elicitation":\{"form":\{\}\}\}\}'
+
 section "x-mcp-header: region_query and the invalid declarations"
 m26 "region_query with a matching Mcp-Param-Region" tools/call region_query \
   '"name":"region_query","arguments":{"region":"eu-west-1","query":"q"}' -H "Mcp-Param-Region: eu-west-1"

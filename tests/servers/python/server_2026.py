@@ -49,12 +49,17 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
     CallToolResult,
+    ClientCapabilities,
+    ElicitationCapability,
     ElicitRequest,
     ElicitRequestFormParams,
     ElicitResult,
+    FormElicitationCapability,
     InputRequiredResult,
     ListToolsResult,
+    MissingRequiredClientCapabilityErrorData,
     PaginatedRequestParams,
     TextContent,
 )
@@ -136,6 +141,22 @@ def _accepted_answer(responses: dict[str, Any] | None, key: str) -> str:
     return response.content["answer"]
 
 
+def _require_form_elicitation(ctx: Context) -> None:
+    """-32021 unless the request's clientCapabilities declare form elicitation (a bare `{}` counts)."""
+    capabilities = ctx.client_capabilities
+    elicitation = capabilities.elicitation if capabilities is not None else None
+    if elicitation is not None and (elicitation.form is not None or elicitation.url is None):
+        return
+    required = ClientCapabilities(elicitation=ElicitationCapability(form=FormElicitationCapability()))
+    raise MCPError(
+        code=MISSING_REQUIRED_CLIENT_CAPABILITY,
+        message="mrtr_twice needs the form elicitation client capability",
+        data=MissingRequiredClientCapabilityErrorData(required_capabilities=required).model_dump(
+            by_alias=True, mode="json", exclude_none=True
+        ),
+    )
+
+
 def _encode_cursor(offset: int) -> str:
     return base64.urlsafe_b64encode(f"offset:{offset}".encode()).decode().rstrip("=")
 
@@ -193,7 +214,8 @@ def build_server(page_size: int, tools_ttl_ms: int) -> MCPServer:
     @mcp.tool(
         description="Asks for input twice before completing. 2026-07-28: returns resultType input_required "
         "(input request 'first', then 'second', each with a new requestState) and completes on the third "
-        "call. 2025 era: sends two elicitation/create requests on the call's stream."
+        "call (-32021 if clientCapabilities lack elicitation). 2025 era: sends two elicitation/create requests on the "
+        "call's stream."
     )
     async def mrtr_twice(ctx: Context) -> CallToolResult | InputRequiredResult:
         if not _is_modern(ctx):
@@ -202,6 +224,7 @@ def build_server(page_size: int, tools_ttl_ms: int) -> MCPServer:
             if first.action != "accept" or second.action != "accept":
                 raise ToolError(f"elicitation not accepted: {first.action}/{second.action}")
             return _mrtr_done(first.data.answer, second.data.answer)
+        _require_form_elicitation(ctx)
         state = ctx.request_state
         if state is None:
             # Round 1. The SDK seals requestState on the way out and verifies the
