@@ -2,7 +2,7 @@
 # Runs tests/client_e2e.rs (the McpClient JS API against real servers) with `wasm-pack test`, in
 # Node and in headless Chromium. Starts the servers on 127.0.0.1 (server-everything, the Python
 # 2026/2025 server, the misbehaving fixture), compiles their URLs into the tests, stops them after.
-# Usage: run-client-tests.sh [node|chrome]...   (default: both)
+# Usage: run-client-tests.sh [node|chrome|worker]...   (default: all three)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -10,7 +10,7 @@ cd "$root"
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 runtimes=("$@")
-[ ${#runtimes[@]} -eq 0 ] && runtimes=(node chrome)
+[ ${#runtimes[@]} -eq 0 ] && runtimes=(node chrome worker)
 
 export MCP_TEST_RUN_DIR="${MCP_TEST_RUN_DIR:-$(mktemp -d)}"
 cleanup() {
@@ -39,7 +39,8 @@ status=0
 for runtime in "${runtimes[@]}"; do
   case "$runtime" in
     node) echo "== client_e2e in Node"; wasm-pack test --node -- --test client_e2e || status=1 ;;
-    chrome) echo "== client_e2e in headless Chromium"; wasm-pack test --headless --chrome -- --test client_e2e || status=1 ;;
+    chrome) echo "== client_e2e in headless Chromium (page)"; WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome -- --test client_e2e || status=1 ;;
+    worker) echo "== client_e2e in headless Chromium (dedicated worker)"; WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome -- --test client_e2e || status=1 ;;
     *) echo "unknown runtime $runtime" >&2; exit 2 ;;
   esac
 done
