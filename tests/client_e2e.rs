@@ -21,23 +21,34 @@ fn url(name: &str, v: Option<&'static str>) -> String {
     }
 }
 fn everything() -> String {
-    url("MCP_EDGE_EVERYTHING_URL", option_env!("MCP_EDGE_EVERYTHING_URL"))
+    url(
+        "MCP_EDGE_EVERYTHING_URL",
+        option_env!("MCP_EDGE_EVERYTHING_URL"),
+    )
 }
 fn py() -> String {
     url("MCP_EDGE_PY2026_URL", option_env!("MCP_EDGE_PY2026_URL"))
 }
 fn py_admin() -> String {
-    url("MCP_EDGE_PY2026_ADMIN_URL", option_env!("MCP_EDGE_PY2026_ADMIN_URL"))
+    url(
+        "MCP_EDGE_PY2026_ADMIN_URL",
+        option_env!("MCP_EDGE_PY2026_ADMIN_URL"),
+    )
 }
 fn fixture() -> String {
     url("MCP_EDGE_FIXTURE_URL", option_env!("MCP_EDGE_FIXTURE_URL"))
 }
 fn fixture_nocors() -> String {
-    url("MCP_EDGE_FIXTURE_NOCORS_URL", option_env!("MCP_EDGE_FIXTURE_NOCORS_URL"))
+    url(
+        "MCP_EDGE_FIXTURE_NOCORS_URL",
+        option_env!("MCP_EDGE_FIXTURE_NOCORS_URL"),
+    )
 }
 
 fn in_browser() -> bool {
-    Reflect::get(&js_sys::global(), &"location".into()).map(|l| !l.is_undefined()).unwrap_or(false)
+    Reflect::get(&js_sys::global(), &"location".into())
+        .map(|l| !l.is_undefined())
+        .unwrap_or(false)
 }
 
 fn obj(pairs: &[(&str, JsValue)]) -> JsValue {
@@ -68,7 +79,9 @@ async fn wait(p: Promise) -> Result<JsValue, JsValue> {
 }
 async fn sleep(ms: i32) {
     let p = Promise::new(&mut |resolve, _| {
-        let set: Function = Reflect::get(&js_sys::global(), &"setTimeout".into()).unwrap().unchecked_into();
+        let set: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .unwrap()
+            .unchecked_into();
         set.call2(&JsValue::NULL, &resolve, &ms.into()).unwrap();
     });
     JsFuture::from(p).await.unwrap();
@@ -110,15 +123,28 @@ async fn connect(url: &str, options: JsValue) -> McpClient {
 
 #[wasm_bindgen_test]
 async fn everything_connect_list_and_call() {
-    let c = connect(&everything(), obj(&[("onElicitation", accept_all().into())])).await;
+    let c = connect(
+        &everything(),
+        obj(&[("onElicitation", accept_all().into())]),
+    )
+    .await;
     assert_eq!(c.era(), "legacy");
     assert_eq!(c.protocol_version(), "2025-11-25");
-    assert!(c.session_id().is_some_and(|s| !s.is_empty()), "session id readable (CORS-exposed)");
+    assert!(
+        c.session_id().is_some_and(|s| !s.is_empty()),
+        "session id readable (CORS-exposed)"
+    );
     let tools = wait(c.list_tools(JsValue::UNDEFINED)).await.unwrap();
     let names = tool_names(&tools);
     assert!(names.len() >= 10, "{names:?}");
     assert!(names.contains(&"echo".to_string()));
-    let r = wait(c.call_tool("echo".into(), json(serde_json::json!({"message": "hi"})), JsValue::UNDEFINED)).await.unwrap();
+    let r = wait(c.call_tool(
+        "echo".into(),
+        json(serde_json::json!({"message": "hi"})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(s(&r, "content.0.text"), "Echo: hi");
     wait(c.close()).await.unwrap();
 }
@@ -128,10 +154,24 @@ async fn everything_progress_reaches_on_progress() {
     let c = connect(&everything(), JsValue::UNDEFINED).await;
     let seen = Rc::new(RefCell::new(Vec::<f64>::new()));
     let seen2 = seen.clone();
-    let on_progress = Closure::<dyn Fn(JsValue)>::new(move |p: JsValue| seen2.borrow_mut().push(get(&p, "progress").as_f64().unwrap()));
+    let on_progress = Closure::<dyn Fn(JsValue)>::new(move |p: JsValue| {
+        seen2
+            .borrow_mut()
+            .push(get(&p, "progress").as_f64().unwrap())
+    });
     let opts = obj(&[("onProgress", on_progress.as_ref().clone())]);
-    let r = wait(c.call_tool("trigger-long-running-operation".into(), json(serde_json::json!({"duration": 1, "steps": 4})), opts)).await.unwrap();
-    assert!(s(&r, "content.0.text").contains("completed"), "{}", s(&r, "content.0.text"));
+    let r = wait(c.call_tool(
+        "trigger-long-running-operation".into(),
+        json(serde_json::json!({"duration": 1, "steps": 4})),
+        opts,
+    ))
+    .await
+    .unwrap();
+    assert!(
+        s(&r, "content.0.text").contains("completed"),
+        "{}",
+        s(&r, "content.0.text")
+    );
     let p = seen.borrow().clone();
     assert!(p.len() >= 3, "progress events: {p:?}");
     assert!(p.windows(2).all(|w| w[1] > w[0]), "increasing: {p:?}");
@@ -143,10 +183,18 @@ async fn everything_cancel_with_abort_signal_tells_the_server() {
     let traffic = Rc::new(RefCell::new(Vec::<JsValue>::new()));
     let t2 = traffic.clone();
     let on_traffic = Closure::<dyn Fn(JsValue)>::new(move |r: JsValue| t2.borrow_mut().push(r));
-    let c = connect(&everything(), obj(&[("onTraffic", on_traffic.as_ref().clone())])).await;
+    let c = connect(
+        &everything(),
+        obj(&[("onTraffic", on_traffic.as_ref().clone())]),
+    )
+    .await;
     let ac = web_sys::AbortController::new().unwrap();
     let opts = obj(&[("signal", ac.signal().into())]);
-    let call = c.call_tool("trigger-long-running-operation".into(), json(serde_json::json!({"duration": 30, "steps": 30})), opts);
+    let call = c.call_tool(
+        "trigger-long-running-operation".into(),
+        json(serde_json::json!({"duration": 30, "steps": 30})),
+        opts,
+    );
     sleep(400).await;
     ac.abort();
     let err = wait(call).await.unwrap_err();
@@ -155,10 +203,16 @@ async fn everything_cancel_with_abort_signal_tells_the_server() {
     assert!(err.is_instance_of::<js_sys::Error>());
     sleep(300).await;
     let records = traffic.borrow().clone();
-    let cancel = records.iter().find(|r| s(r, "type") == "request" && s(r, "body").contains("notifications/cancelled"));
+    let cancel = records
+        .iter()
+        .find(|r| s(r, "type") == "request" && s(r, "body").contains("notifications/cancelled"));
     let cancel = cancel.expect("notifications/cancelled was POSTed");
     let ex = get(cancel, "exchange");
-    let accepted = records.iter().any(|r| s(r, "type") == "head" && get(r, "exchange") == ex && get(r, "status").as_f64() == Some(202.0));
+    let accepted = records.iter().any(|r| {
+        s(r, "type") == "head"
+            && get(r, "exchange") == ex
+            && get(r, "status").as_f64() == Some(202.0)
+    });
     assert!(accepted, "the server accepted the cancellation (202)");
     wait(c.close()).await.unwrap();
 }
@@ -166,12 +220,20 @@ async fn everything_cancel_with_abort_signal_tells_the_server() {
 #[wasm_bindgen_test]
 async fn everything_get_stream_delivers_a_notification() {
     let c = connect(&everything(), JsValue::UNDEFINED).await;
-    wait(c.call_tool("toggle-simulated-logging".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
+    wait(c.call_tool(
+        "toggle-simulated-logging".into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     let it = c.notifications();
     let next: Function = get(&it, "next").unchecked_into();
     let mut got = false;
     for _ in 0..40 {
-        let step = wait(next.call0(&it).unwrap().unchecked_into()).await.unwrap();
+        let step = wait(next.call0(&it).unwrap().unchecked_into())
+            .await
+            .unwrap();
         let v = get(&step, "value");
         if s(&v, "type") == "notification" && s(&v, "method") == "notifications/message" {
             got = true;
@@ -179,7 +241,13 @@ async fn everything_get_stream_delivers_a_notification() {
         }
     }
     assert!(got, "a logging notification arrived on the GET stream");
-    wait(c.call_tool("toggle-simulated-logging".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
+    wait(c.call_tool(
+        "toggle-simulated-logging".into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     wait(c.close()).await.unwrap();
 }
 
@@ -192,12 +260,29 @@ async fn everything_elicitation_request_is_answered_by_the_handler() {
         *c2.borrow_mut() += 1;
         inner.call1(&JsValue::NULL, &p).unwrap()
     });
-    let c = connect(&everything(), obj(&[("onElicitation", handler.as_ref().clone())])).await;
+    let c = connect(
+        &everything(),
+        obj(&[("onElicitation", handler.as_ref().clone())]),
+    )
+    .await;
     let names = tool_names(&wait(c.list_tools(JsValue::UNDEFINED)).await.unwrap());
-    assert!(names.contains(&"trigger-elicitation-request".to_string()), "{names:?}");
-    let r = wait(c.call_tool("trigger-elicitation-request".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
+    assert!(
+        names.contains(&"trigger-elicitation-request".to_string()),
+        "{names:?}"
+    );
+    let r = wait(c.call_tool(
+        "trigger-elicitation-request".into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(*calls.borrow(), 1);
-    let text = Array::from(&get(&r, "content")).iter().map(|b| s(&b, "text")).collect::<Vec<_>>().join(" ");
+    let text = Array::from(&get(&r, "content"))
+        .iter()
+        .map(|b| s(&b, "text"))
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(text.to_lowercase().contains("accept"), "{text}");
     wait(c.close()).await.unwrap();
 }
@@ -206,14 +291,26 @@ async fn everything_elicitation_request_is_answered_by_the_handler() {
 async fn unknown_tool_is_a_protocol_error_with_its_rpc_code() {
     // A server that follows the spec answers -32602 (the fixture's MCP endpoint does).
     let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
-    let err = wait(c.call_tool("no-such-tool".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap_err();
+    let err = wait(c.call_tool(
+        "no-such-tool".into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap_err();
     assert_eq!(s(&err, "code"), "RPC", "{}", s(&err, "message"));
     assert_eq!(get(&err, "rpcCode").as_f64(), Some(-32602.0));
     assert!(s(&err, "message").contains("Unknown tool: no-such-tool"));
     // server-everything 2026.8.31 answers an unknown tool with an isError result instead; the
     // client passes that through as a result, never as a thrown error.
     let c = connect(&everything(), JsValue::UNDEFINED).await;
-    let r = wait(c.call_tool("no-such-tool".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
+    let r = wait(c.call_tool(
+        "no-such-tool".into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(get(&r, "isError").as_bool(), Some(true));
     wait(c.close()).await.unwrap();
 }
@@ -225,12 +322,24 @@ async fn py_auto_chooses_2026_lists_all_pages_and_drops_invalid_header_tools() {
     let c = connect(&py(), JsValue::UNDEFINED).await;
     assert_eq!(c.era(), "modern");
     assert_eq!(c.protocol_version(), "2026-07-28");
-    assert_eq!(s(&c.server_info(), "name").is_empty(), false);
+    assert!(!s(&c.server_info(), "name").is_empty());
     let names = tool_names(&wait(c.list_tools(JsValue::UNDEFINED)).await.unwrap());
-    for t in ["add", "echo", "slow_progress", "mrtr_twice", "region_query", "fail", "add_tool"] {
+    for t in [
+        "add",
+        "echo",
+        "slow_progress",
+        "mrtr_twice",
+        "region_query",
+        "fail",
+        "add_tool",
+    ] {
         assert!(names.contains(&t.to_string()), "{t} missing from {names:?}");
     }
-    assert!(!names.contains(&"bad_header_tool".to_string()) && !names.contains(&"bad_header_space".to_string()), "{names:?}");
+    assert!(
+        !names.contains(&"bad_header_tool".to_string())
+            && !names.contains(&"bad_header_space".to_string()),
+        "{names:?}"
+    );
     assert!(names.len() > 3, "more than one page was followed");
 }
 
@@ -239,8 +348,16 @@ async fn py_progress_over_sse() {
     let c = connect(&py(), JsValue::UNDEFINED).await;
     let seen = Rc::new(RefCell::new(Vec::<String>::new()));
     let seen2 = seen.clone();
-    let on_progress = Closure::<dyn Fn(JsValue)>::new(move |p: JsValue| seen2.borrow_mut().push(s(&p, "message")));
-    let r = wait(c.call_tool("slow_progress".into(), json(serde_json::json!({"steps": 3, "delay_ms": 50})), obj(&[("onProgress", on_progress.as_ref().clone())]))).await.unwrap();
+    let on_progress = Closure::<dyn Fn(JsValue)>::new(move |p: JsValue| {
+        seen2.borrow_mut().push(s(&p, "message"))
+    });
+    let r = wait(c.call_tool(
+        "slow_progress".into(),
+        json(serde_json::json!({"steps": 3, "delay_ms": 50})),
+        obj(&[("onProgress", on_progress.as_ref().clone())]),
+    ))
+    .await
+    .unwrap();
     assert_eq!(s(&r, "content.0.text"), "done 3 steps");
     assert_eq!(*seen.borrow(), vec!["step 1/3", "step 2/3", "step 3/3"]);
 }
@@ -252,11 +369,16 @@ async fn py_mrtr_input_required_twice_through_the_js_handler() {
     let handler = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |_p: JsValue| {
         let answer = a2.borrow_mut().pop().unwrap_or("extra");
         // Answer asynchronously, as a UI would.
-        let v = obj(&[("action", "accept".into()), ("content", obj(&[("answer", answer.into())]))]);
+        let v = obj(&[
+            ("action", "accept".into()),
+            ("content", obj(&[("answer", answer.into())])),
+        ]);
         Promise::resolve(&v).into()
     });
     let c = connect(&py(), obj(&[("onElicitation", handler.as_ref().clone())])).await;
-    let r = wait(c.call_tool("mrtr_twice".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
+    let r = wait(c.call_tool("mrtr_twice".into(), JsValue::UNDEFINED, JsValue::UNDEFINED))
+        .await
+        .unwrap();
     assert_eq!(s(&r, "content.0.text"), "first=apple second=banana");
     assert!(answers.borrow().is_empty());
 }
@@ -265,7 +387,12 @@ async fn py_mrtr_input_required_twice_through_the_js_handler() {
 async fn py_x_mcp_header_arrives_as_mcp_param() {
     let c = connect(&py(), JsValue::UNDEFINED).await;
     for region in ["eu-west-1", "Zürich 東京"] {
-        let r = wait(c.call_tool("region_query".into(), json(serde_json::json!({"region": region, "query": "q"})), JsValue::UNDEFINED)).await;
+        let r = wait(c.call_tool(
+            "region_query".into(),
+            json(serde_json::json!({"region": region, "query": "q"})),
+            JsValue::UNDEFINED,
+        ))
+        .await;
         let r = r.unwrap_or_else(|e| panic!("{}", s(&e, "message")));
         assert_eq!(s(&r, "content.0.text"), format!("region={region} query=q"));
     }
@@ -276,9 +403,17 @@ async fn py_structured_result_and_tool_failure_as_result() {
     let c = connect(&py(), JsValue::UNDEFINED).await;
     wait(c.list_tools(JsValue::UNDEFINED)).await.unwrap();
     assert!(get(&c.get_tool("add".into()), "outputSchema").is_object());
-    let r = wait(c.call_tool("add".into(), json(serde_json::json!({"a": 2, "b": 3})), JsValue::UNDEFINED)).await.unwrap();
+    let r = wait(c.call_tool(
+        "add".into(),
+        json(serde_json::json!({"a": 2, "b": 3})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(get(&r, "structuredContent.sum").as_f64(), Some(5.0));
-    let f = wait(c.call_tool("fail".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap();
+    let f = wait(c.call_tool("fail".into(), JsValue::UNDEFINED, JsValue::UNDEFINED))
+        .await
+        .unwrap();
     assert_eq!(get(&f, "isError").as_bool(), Some(true));
 }
 
@@ -287,20 +422,39 @@ async fn py_subscriptions_listen_receives_tools_list_changed() {
     let c = connect(&py(), JsValue::UNDEFINED).await;
     let before = tool_names(&wait(c.list_tools(JsValue::UNDEFINED)).await.unwrap());
     let ac = web_sys::AbortController::new().unwrap();
-    let sub = c.subscribe(json(serde_json::json!({"toolsListChanged": true})), obj(&[("signal", ac.signal().into())]));
+    let sub = c.subscribe(
+        json(serde_json::json!({"toolsListChanged": true})),
+        obj(&[("signal", ac.signal().into())]),
+    );
     let it = c.notifications();
     let next: Function = get(&it, "next").unchecked_into();
     // Wait for the acknowledgement before changing the list.
     loop {
-        let v = get(&wait(next.call0(&it).unwrap().unchecked_into()).await.unwrap(), "value");
+        let v = get(
+            &wait(next.call0(&it).unwrap().unchecked_into())
+                .await
+                .unwrap(),
+            "value",
+        );
         if s(&v, "method") == "notifications/subscriptions/acknowledged" {
             break;
         }
     }
     let name = format!("t{}", js_sys::Date::now() as u64 % 1_000_000_000);
-    wait(c.call_tool("add_tool".into(), json(serde_json::json!({"name": name})), JsValue::UNDEFINED)).await.unwrap();
+    wait(c.call_tool(
+        "add_tool".into(),
+        json(serde_json::json!({"name": name})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     loop {
-        let v = get(&wait(next.call0(&it).unwrap().unchecked_into()).await.unwrap(), "value");
+        let v = get(
+            &wait(next.call0(&it).unwrap().unchecked_into())
+                .await
+                .unwrap(),
+            "value",
+        );
         if s(&v, "method") == "notifications/tools/list_changed" {
             break;
         }
@@ -317,13 +471,34 @@ async fn py_2025_session_killed_on_the_server_is_reinitialized_transparently() {
     let c = connect(&py(), obj(&[("protocol", "2025-11-25".into())])).await;
     assert_eq!(c.era(), "legacy");
     let first = c.session_id().expect("session id");
-    let r = wait(c.call_tool("echo".into(), json(serde_json::json!({"message": "a"})), JsValue::UNDEFINED)).await.unwrap();
+    let r = wait(c.call_tool(
+        "echo".into(),
+        json(serde_json::json!({"message": "a"})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(s(&r, "content.0.text"), "a");
     let init = obj(&[("method", "POST".into())]);
-    let fetch: Function = Reflect::get(&js_sys::global(), &"fetch".into()).unwrap().unchecked_into();
-    let resp = wait(fetch.call2(&JsValue::NULL, &py_admin().into(), &init).unwrap().unchecked_into()).await.unwrap();
+    let fetch: Function = Reflect::get(&js_sys::global(), &"fetch".into())
+        .unwrap()
+        .unchecked_into();
+    let resp = wait(
+        fetch
+            .call2(&JsValue::NULL, &py_admin().into(), &init)
+            .unwrap()
+            .unchecked_into(),
+    )
+    .await
+    .unwrap();
     assert_eq!(get(&resp, "status").as_f64(), Some(200.0));
-    let r = wait(c.call_tool("echo".into(), json(serde_json::json!({"message": "b"})), JsValue::UNDEFINED)).await.unwrap();
+    let r = wait(c.call_tool(
+        "echo".into(),
+        json(serde_json::json!({"message": "b"})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
     assert_eq!(s(&r, "content.0.text"), "b");
     let second = c.session_id().expect("new session id");
     assert_ne!(first, second);
@@ -334,7 +509,10 @@ async fn py_2025_session_killed_on_the_server_is_reinitialized_transparently() {
 
 #[wasm_bindgen_test]
 async fn a_server_answering_500_is_an_http_status_error() {
-    let err = McpClient::connect(format!("{}/mcp-500", fixture()), JsValue::UNDEFINED).await.err().expect("connect must fail");
+    let err = McpClient::connect(format!("{}/mcp-500", fixture()), JsValue::UNDEFINED)
+        .await
+        .err()
+        .expect("connect must fail");
     assert_eq!(s(&err, "code"), "HTTP_STATUS");
     assert_eq!(get(&err, "status").as_f64(), Some(500.0));
 }
@@ -344,13 +522,37 @@ async fn a_stream_dropped_mid_response_is_reissued_once_then_fails_typed() {
     let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
     assert_eq!(c.era(), "modern");
     let count = || async {
-        let fetch: Function = Reflect::get(&js_sys::global(), &"fetch".into()).unwrap().unchecked_into();
-        let resp = wait(fetch.call1(&JsValue::NULL, &format!("{}/mcp-faulty/calls", fixture()).into()).unwrap().unchecked_into()).await.unwrap();
-        let text: Promise = get(&resp, "text").unchecked_into::<Function>().call0(&resp).unwrap().unchecked_into();
-        wait(text).await.unwrap().as_string().unwrap().parse::<u32>().unwrap()
+        let fetch: Function = Reflect::get(&js_sys::global(), &"fetch".into())
+            .unwrap()
+            .unchecked_into();
+        let resp = wait(
+            fetch
+                .call1(
+                    &JsValue::NULL,
+                    &format!("{}/mcp-faulty/calls", fixture()).into(),
+                )
+                .unwrap()
+                .unchecked_into(),
+        )
+        .await
+        .unwrap();
+        let text: Promise = get(&resp, "text")
+            .unchecked_into::<Function>()
+            .call0(&resp)
+            .unwrap()
+            .unchecked_into();
+        wait(text)
+            .await
+            .unwrap()
+            .as_string()
+            .unwrap()
+            .parse::<u32>()
+            .unwrap()
     };
     let before = count().await;
-    let err = wait(c.call_tool("drop_me".into(), JsValue::UNDEFINED, JsValue::UNDEFINED)).await.unwrap_err();
+    let err = wait(c.call_tool("drop_me".into(), JsValue::UNDEFINED, JsValue::UNDEFINED))
+        .await
+        .unwrap_err();
     assert_eq!(s(&err, "code"), "STREAM_DROPPED", "{}", s(&err, "message"));
     assert_eq!(count().await - before, 2, "re-issued once with a new id");
 }

@@ -172,9 +172,21 @@ fn pump(inner: &Rc<Inner>) {
         }
         for t in transmits {
             let handle = Rc::new(AbortHandle::new());
-            inner.state.borrow_mut().aborts.insert(t.exchange, handle.clone());
-            inner.observe(Traffic::Request { exchange: t.exchange.0, request: t.request.clone() });
-            wasm_bindgen_futures::spawn_local(run_exchange(inner.clone(), t.exchange, t.request, handle));
+            inner
+                .state
+                .borrow_mut()
+                .aborts
+                .insert(t.exchange, handle.clone());
+            inner.observe(Traffic::Request {
+                exchange: t.exchange.0,
+                request: t.request.clone(),
+            });
+            wasm_bindgen_futures::spawn_local(run_exchange(
+                inner.clone(),
+                t.exchange,
+                t.request,
+                handle,
+            ));
         }
         for e in events {
             dispatch(inner, e);
@@ -194,7 +206,12 @@ fn dispatch(inner: &Rc<Inner>, event: Event) {
                 w.send(result);
             }
         }
-        Event::Progress { op, progress, total, message } => {
+        Event::Progress {
+            op,
+            progress,
+            total,
+            message,
+        } => {
             // Take the callback out while calling it: it may call back into the client.
             let cb = inner.state.borrow_mut().progress.remove(&op);
             if let Some(cb) = cb {
@@ -204,9 +221,22 @@ fn dispatch(inner: &Rc<Inner>, event: Event) {
                     st.progress.insert(op, cb);
                 }
             }
-            queue_notification(inner, Event::Progress { op, progress, total, message });
+            queue_notification(
+                inner,
+                Event::Progress {
+                    op,
+                    progress,
+                    total,
+                    message,
+                },
+            );
         }
-        Event::InputRequest { input, method, params, .. } => answer_input(inner, input, method, params),
+        Event::InputRequest {
+            input,
+            method,
+            params,
+            ..
+        } => answer_input(inner, input, method, params),
         other => queue_notification(inner, other),
     }
 }
@@ -237,7 +267,11 @@ fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value
             data: None,
         };
         let now = inner.now();
-        let _ = inner.state.borrow_mut().session.answer_input(input, Err(error), now);
+        let _ = inner
+            .state
+            .borrow_mut()
+            .session
+            .answer_input(input, Err(error), now);
         return;
     };
     let inner = inner.clone();
@@ -245,7 +279,11 @@ fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value
         let answer = handler(InputRequest { method, params }).await;
         let now = inner.now();
         // The op may have ended meanwhile: then the input is unknown, which is fine.
-        let _ = inner.state.borrow_mut().session.answer_input(input, answer, now);
+        let _ = inner
+            .state
+            .borrow_mut()
+            .session
+            .answer_input(input, answer, now);
         pump(&inner);
     });
 }
@@ -282,53 +320,90 @@ async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort:
     let mut response = match result {
         Ok(r) => r,
         Err(e) => {
-            inner.observe(Traffic::End { exchange: id.0, error: Some(e.to_string()) });
+            inner.observe(Traffic::End {
+                exchange: id.0,
+                error: Some(e.to_string()),
+            });
             if e != TransportError::Aborted {
                 let failure = match e {
                     TransportError::Cors { diagnosis } => TransportFailure::Cors(diagnosis),
                     other => TransportFailure::Network(other.to_string()),
                 };
                 let now = inner.now();
-                inner.state.borrow_mut().session.handle_failure(id, failure, now);
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .handle_failure(id, failure, now);
             }
             finish_exchange(&inner, id);
             return;
         }
     };
-    inner.observe(Traffic::Head { exchange: id.0, head: response.head.clone() });
+    inner.observe(Traffic::Head {
+        exchange: id.0,
+        head: response.head.clone(),
+    });
     {
         let now = inner.now();
-        inner.state.borrow_mut().session.handle_response_head(id, response.head.clone(), now);
+        inner
+            .state
+            .borrow_mut()
+            .session
+            .handle_response_head(id, response.head.clone(), now);
     }
     pump(&inner);
     loop {
         if abort.is_aborted() {
             response.cancel();
-            inner.observe(Traffic::End { exchange: id.0, error: Some("aborted".into()) });
+            inner.observe(Traffic::End {
+                exchange: id.0,
+                error: Some("aborted".into()),
+            });
             break;
         }
         match response.next_chunk().await {
             Ok(Some(bytes)) => {
                 let now = inner.now();
-                inner.state.borrow_mut().session.handle_body(id, &bytes, now);
-                inner.observe(Traffic::Body { exchange: id.0, bytes });
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .handle_body(id, &bytes, now);
+                inner.observe(Traffic::Body {
+                    exchange: id.0,
+                    bytes,
+                });
                 pump(&inner);
             }
             Ok(None) => {
-                inner.observe(Traffic::End { exchange: id.0, error: None });
+                inner.observe(Traffic::End {
+                    exchange: id.0,
+                    error: None,
+                });
                 let now = inner.now();
                 inner.state.borrow_mut().session.handle_body_end(id, now);
                 break;
             }
             Err(TransportError::Aborted) => {
-                inner.observe(Traffic::End { exchange: id.0, error: Some("aborted".into()) });
+                inner.observe(Traffic::End {
+                    exchange: id.0,
+                    error: Some("aborted".into()),
+                });
                 break;
             }
             Err(e) => {
-                inner.observe(Traffic::End { exchange: id.0, error: Some(e.to_string()) });
+                inner.observe(Traffic::End {
+                    exchange: id.0,
+                    error: Some(e.to_string()),
+                });
                 let now = inner.now();
                 let failure = TransportFailure::BodyInterrupted(e.to_string());
-                inner.state.borrow_mut().session.handle_failure(id, failure, now);
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .handle_failure(id, failure, now);
                 break;
             }
         }
@@ -374,7 +449,11 @@ impl Client {
         Ok((client, info))
     }
 
-    fn start(&self, f: impl FnOnce(&mut Session, u64) -> OpId, progress: Option<ProgressFn>) -> Pending {
+    fn start(
+        &self,
+        f: impl FnOnce(&mut Session, u64) -> OpId,
+        progress: Option<ProgressFn>,
+    ) -> Pending {
         let now = self.inner.now();
         let (rx_op, rx) = {
             let mut st = self.inner.state.borrow_mut();
@@ -401,19 +480,37 @@ impl Client {
     }
 
     /// Starts a request; see [`Session::request`].
-    pub fn start_request(&self, method: &str, params: Value, opts: RequestOptions, progress: Option<ProgressFn>) -> Pending {
-        let opts = RequestOptions { progress: opts.progress || progress.is_some(), ..opts };
+    pub fn start_request(
+        &self,
+        method: &str,
+        params: Value,
+        opts: RequestOptions,
+        progress: Option<ProgressFn>,
+    ) -> Pending {
+        let opts = RequestOptions {
+            progress: opts.progress || progress.is_some(),
+            ..opts
+        };
         self.start(|s, now| s.request(method, params, opts, now), progress)
     }
 
     /// Sends a request and waits for its result.
-    pub async fn request(&self, method: &str, params: Value, opts: RequestOptions) -> Result<Value, ProtocolError> {
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Value,
+        opts: RequestOptions,
+    ) -> Result<Value, ProtocolError> {
         let p = self.start_request(method, params, opts, None);
         self.wait(p).await
     }
 
     /// Lists every page of `kind`.
-    pub async fn list_all(&self, kind: ListKind, opts: RequestOptions) -> Result<Value, ProtocolError> {
+    pub async fn list_all(
+        &self,
+        kind: ListKind,
+        opts: RequestOptions,
+    ) -> Result<Value, ProtocolError> {
         let p = self.start(|s, now| s.list_all(kind, opts, now), None);
         self.wait(p).await
     }
@@ -443,18 +540,29 @@ impl Client {
 
     /// The 2025-era session id, if any.
     pub fn session_id(&self) -> Option<String> {
-        self.inner.state.borrow().session.session_id().map(str::to_string)
+        self.inner
+            .state
+            .borrow()
+            .session
+            .session_id()
+            .map(str::to_string)
     }
 
     /// Replaces an extra header for later requests (e.g. a refreshed token).
     pub fn set_header(&self, name: &str, value: Option<String>) {
-        self.inner.state.borrow_mut().session.set_header(name, value);
+        self.inner
+            .state
+            .borrow_mut()
+            .session
+            .set_header(name, value);
     }
 
     /// The next notification (list changes, logging, progress, diagnostics, `Closed`); `None`
     /// once the client is closed and the queue is drained.
     pub fn next_notification(&self) -> NextNotification {
-        NextNotification { inner: self.inner.clone() }
+        NextNotification {
+            inner: self.inner.clone(),
+        }
     }
 
     /// How many notifications were dropped because nobody read them.

@@ -19,7 +19,11 @@ pub struct Receiver<T>(Rc<RefCell<Slot<T>>>);
 
 /// A new channel.
 pub fn channel<T>() -> (Sender<T>, Receiver<T>) {
-    let slot = Rc::new(RefCell::new(Slot { value: None, waker: None, sender_gone: false }));
+    let slot = Rc::new(RefCell::new(Slot {
+        value: None,
+        waker: None,
+        sender_gone: false,
+    }));
     (Sender(slot.clone()), Receiver(slot))
 }
 

@@ -5,7 +5,10 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 fn global_fn(name: &str) -> Option<js_sys::Function> {
-    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(name)).ok()?.dyn_into().ok()
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(name))
+        .ok()?
+        .dyn_into()
+        .ok()
 }
 
 /// A scheduled callback.
@@ -27,8 +30,14 @@ impl Timer {
             }
         });
         let delay = JsValue::from_f64(delay_ms.min(i32::MAX as u64) as f64);
-        let id = set.call2(&js_sys::global(), callback.as_ref().unchecked_ref(), &delay).ok()?;
-        Some(Timer { at, id, _callback: callback })
+        let id = set
+            .call2(&js_sys::global(), callback.as_ref().unchecked_ref(), &delay)
+            .ok()?;
+        Some(Timer {
+            at,
+            id,
+            _callback: callback,
+        })
     }
 
     /// The session time this timer stands for.

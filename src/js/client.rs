@@ -9,9 +9,14 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
-use super::convert::{error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, server_info_json, to_js};
+use super::convert::{
+    error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, server_info_json,
+    to_js,
+};
 use super::glue;
-use crate::client::{Client, ClientOptions, InputHandler, InputRequest, Pending, ProgressFn, Traffic, TrafficFn};
+use crate::client::{
+    Client, ClientOptions, InputHandler, InputRequest, Pending, ProgressFn, Traffic, TrafficFn,
+};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{Era, Event, ListKind, ProtocolChoice, RequestOptions, SessionConfig};
 
@@ -22,7 +27,7 @@ thread_local! {
 }
 
 fn origin_of(url: &str) -> String {
-    let rest = url.split_once("://").map(|(s, r)| (s, r));
+    let rest = url.split_once("://");
     match rest {
         Some((scheme, r)) => format!("{scheme}://{}", r.split('/').next().unwrap_or_default()),
         None => url.to_string(),
@@ -53,9 +58,12 @@ fn session_config(url: &str, options: &JsValue) -> Result<SessionConfig, JsValue
     }
     let headers = get(options, "headers");
     if headers.is_object() {
-        let map: HashMap<String, String> = serde_wasm_bindgen::from_value(headers)
+        let map: HashMap<String, String> = serde_json::from_value(from_js(&headers)?)
             .map_err(|_| invalid_argument("headers must map names to strings"))?;
-        let mut pairs: Vec<(String, String)> = map.into_iter().map(|(k, v)| (k.to_ascii_lowercase(), v)).collect();
+        let mut pairs: Vec<(String, String)> = map
+            .into_iter()
+            .map(|(k, v)| (k.to_ascii_lowercase(), v))
+            .collect();
         pairs.sort();
         cfg.headers = pairs;
     }
@@ -86,18 +94,34 @@ fn session_config(url: &str, options: &JsValue) -> Result<SessionConfig, JsValue
 }
 
 /// Calls a JS handler and awaits its (possibly promised) answer.
-async fn call_handler(f: js_sys::Function, params: Value, extra: Value) -> Result<Value, ErrorObject> {
-    let failed = |message: String| ErrorObject { code: crate::proto::jsonrpc::codes::INTERNAL_ERROR, message, data: None };
-    let out = f.call2(&JsValue::NULL, &to_js(&params), &to_js(&extra)).map_err(|e| failed(describe(&e)))?;
+async fn call_handler(
+    f: js_sys::Function,
+    params: Value,
+    extra: Value,
+) -> Result<Value, ErrorObject> {
+    let failed = |message: String| ErrorObject {
+        code: crate::proto::jsonrpc::codes::INTERNAL_ERROR,
+        message,
+        data: None,
+    };
+    let out = f
+        .call2(&JsValue::NULL, &to_js(&params), &to_js(&extra))
+        .map_err(|e| failed(describe(&e)))?;
     let value = match out.dyn_ref::<js_sys::Promise>() {
-        Some(p) => JsFuture::from(p.clone()).await.map_err(|e| failed(describe(&e)))?,
+        Some(p) => JsFuture::from(p.clone())
+            .await
+            .map_err(|e| failed(describe(&e)))?,
         None => out,
     };
     from_js(&value).map_err(|e| failed(describe(&e)))
 }
 
 fn describe(e: &JsValue) -> String {
-    get_string(e, "message").ok().flatten().or_else(|| e.as_string()).unwrap_or_else(|| "handler failed".into())
+    get_string(e, "message")
+        .ok()
+        .flatten()
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "handler failed".into())
 }
 
 fn input_handler(options: &JsValue) -> Result<Option<InputHandler>, JsValue> {
@@ -123,9 +147,14 @@ fn input_handler(options: &JsValue) -> Result<Option<InputHandler>, JsValue> {
                 });
             };
             if req.method == "elicitation/create" {
-                let schema = req.params.get("requestedSchema").cloned().unwrap_or(Value::Null);
+                let schema = req
+                    .params
+                    .get("requestedSchema")
+                    .cloned()
+                    .unwrap_or(Value::Null);
                 let defaults = Value::Object(crate::proto::elicitation::defaults(&schema));
-                let mut result = call_handler(f, req.params.clone(), json!({"defaults": defaults})).await?;
+                let mut result =
+                    call_handler(f, req.params.clone(), json!({"defaults": defaults})).await?;
                 crate::proto::elicitation::apply_defaults(&req.params, &mut result);
                 Ok(result)
             } else {
@@ -137,7 +166,9 @@ fn input_handler(options: &JsValue) -> Result<Option<InputHandler>, JsValue> {
 }
 
 fn traffic_observer(options: &JsValue) -> Result<Option<TrafficFn>, JsValue> {
-    let Some(f) = get_fn(options, "onTraffic")? else { return Ok(None) };
+    let Some(f) = get_fn(options, "onTraffic")? else {
+        return Ok(None);
+    };
     Ok(Some(Box::new(move |t: &Traffic| {
         let v = match t {
             Traffic::Request { exchange, request } => json!({
@@ -150,7 +181,9 @@ fn traffic_observer(options: &JsValue) -> Result<Option<TrafficFn>, JsValue> {
             Traffic::Body { exchange, bytes } => json!({
                 "type": "body", "exchange": exchange, "text": String::from_utf8_lossy(bytes),
             }),
-            Traffic::End { exchange, error } => json!({"type": "end", "exchange": exchange, "error": error}),
+            Traffic::End { exchange, error } => {
+                json!({"type": "end", "exchange": exchange, "error": error})
+            }
         };
         let _ = f.call1(&JsValue::NULL, &to_js(&v));
     })))
@@ -158,12 +191,21 @@ fn traffic_observer(options: &JsValue) -> Result<Option<TrafficFn>, JsValue> {
 
 fn event_to_js(e: &Event) -> Value {
     match e {
-        Event::Notification { method, params } => json!({"type": "notification", "method": method, "params": params}),
-        Event::Progress { op, progress, total, message } => {
+        Event::Notification { method, params } => {
+            json!({"type": "notification", "method": method, "params": params})
+        }
+        Event::Progress {
+            op,
+            progress,
+            total,
+            message,
+        } => {
             json!({"type": "progress", "operation": op.0, "progress": progress, "total": total, "message": message})
         }
         Event::Diagnostic { message } => json!({"type": "diagnostic", "message": message}),
-        Event::ToolRejected { name, reason } => json!({"type": "toolRejected", "name": name, "reason": reason}),
+        Event::ToolRejected { name, reason } => {
+            json!({"type": "toolRejected", "name": name, "reason": reason})
+        }
         Event::Connected(info) => json!({"type": "connected", "server": server_info_json(info)}),
         Event::InputCancelled { input } => json!({"type": "inputCancelled", "input": input.0}),
         Event::Closed => json!({"type": "closed"}),
@@ -181,25 +223,47 @@ struct CallOptions {
 fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
     let signal = match get(options, "signal") {
         v if v.is_undefined() || v.is_null() => None,
-        v => Some(v.dyn_into::<web_sys::AbortSignal>().map_err(|_| invalid_argument("signal must be an AbortSignal"))?),
+        v => Some(
+            v.dyn_into::<web_sys::AbortSignal>()
+                .map_err(|_| invalid_argument("signal must be an AbortSignal"))?,
+        ),
     };
     let progress: Option<ProgressFn> = get_fn(options, "onProgress")?.map(|f| {
-        Box::new(move |progress: f64, total: Option<f64>, message: Option<String>| {
-            let v = json!({"progress": progress, "total": total, "message": message});
-            let _ = f.call1(&JsValue::NULL, &to_js(&v));
-        }) as ProgressFn
+        Box::new(
+            move |progress: f64, total: Option<f64>, message: Option<String>| {
+                let v = json!({"progress": progress, "total": total, "message": message});
+                let _ = f.call1(&JsValue::NULL, &to_js(&v));
+            },
+        ) as ProgressFn
     });
-    Ok(CallOptions { signal, progress, timeout_ms: get_ms(options, "timeoutMs")? })
+    Ok(CallOptions {
+        signal,
+        progress,
+        timeout_ms: get_ms(options, "timeoutMs")?,
+    })
 }
 
 /// Runs one request with the call options: progress, timeout, and an `AbortSignal` that cancels.
-async fn run(client: Client, method: &str, params: Value, opts: CallOptions) -> Result<Value, JsValue> {
+async fn run(
+    client: Client,
+    method: &str,
+    params: Value,
+    opts: CallOptions,
+) -> Result<Value, JsValue> {
     if opts.signal.as_ref().is_some_and(|s| s.aborted()) {
-        return Err(error_to_js(&crate::proto::session::ProtocolError::Cancelled));
+        return Err(error_to_js(
+            &crate::proto::session::ProtocolError::Cancelled,
+        ));
     }
-    let ropts = RequestOptions { timeout_ms: opts.timeout_ms, progress: opts.progress.is_some() };
+    let ropts = RequestOptions {
+        timeout_ms: opts.timeout_ms,
+        progress: opts.progress.is_some(),
+    };
     let pending = client.start_request(method, params, ropts, opts.progress);
-    let _listener = opts.signal.as_ref().map(|s| AbortListener::new(s, client.clone(), pending));
+    let _listener = opts
+        .signal
+        .as_ref()
+        .map(|s| AbortListener::new(s, client.clone(), pending));
     client.wait(pending).await.map_err(|e| error_to_js(&e))
 }
 
@@ -213,13 +277,18 @@ impl AbortListener {
     fn new(signal: &web_sys::AbortSignal, client: Client, op: Pending) -> Self {
         let callback = Closure::<dyn FnMut()>::new(move || client.cancel(op));
         let _ = signal.add_event_listener_with_callback("abort", callback.as_ref().unchecked_ref());
-        AbortListener { signal: signal.clone(), callback }
+        AbortListener {
+            signal: signal.clone(),
+            callback,
+        }
     }
 }
 
 impl Drop for AbortListener {
     fn drop(&mut self) {
-        let _ = self.signal.remove_event_listener_with_callback("abort", self.callback.as_ref().unchecked_ref());
+        let _ = self
+            .signal
+            .remove_event_listener_with_callback("abort", self.callback.as_ref().unchecked_ref());
     }
 }
 
@@ -244,19 +313,28 @@ impl McpClient {
         };
         let (client, info) = Client::connect(opts).await.map_err(|e| error_to_js(&e))?;
         ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_of(&url), info.era));
-        Ok(McpClient { client, tools: Rc::new(RefCell::new(HashMap::new())) })
+        Ok(McpClient {
+            client,
+            tools: Rc::new(RefCell::new(HashMap::new())),
+        })
     }
 
     /// What the server told about itself.
     #[wasm_bindgen(getter, js_name = serverInfo)]
     pub fn server_info(&self) -> JsValue {
-        self.client.server_info().and_then(|i| i.server_info).map_or(JsValue::NULL, |v| to_js(&v))
+        self.client
+            .server_info()
+            .and_then(|i| i.server_info)
+            .map_or(JsValue::NULL, |v| to_js(&v))
     }
 
     /// The protocol version in use.
     #[wasm_bindgen(getter, js_name = protocolVersion)]
     pub fn protocol_version(&self) -> String {
-        self.client.server_info().map(|i| i.protocol_version).unwrap_or_default()
+        self.client
+            .server_info()
+            .map(|i| i.protocol_version)
+            .unwrap_or_default()
     }
 
     /// `"modern"` (2026-07-28) or `"legacy"` (2025 era).
@@ -277,7 +355,9 @@ impl McpClient {
     /// The server's capabilities.
     #[wasm_bindgen(getter)]
     pub fn capabilities(&self) -> JsValue {
-        self.client.server_info().map_or(JsValue::NULL, |i| to_js(&i.capabilities))
+        self.client
+            .server_info()
+            .map_or(JsValue::NULL, |i| to_js(&i.capabilities))
     }
 
     /// The 2025-era session id, if the server assigned one.
@@ -294,7 +374,13 @@ impl McpClient {
         future_to_promise(async move {
             let timeout_ms = get_ms(&options, "timeoutMs")?;
             let v = client
-                .list_all(ListKind::Tools, RequestOptions { timeout_ms, progress: false })
+                .list_all(
+                    ListKind::Tools,
+                    RequestOptions {
+                        timeout_ms,
+                        progress: false,
+                    },
+                )
                 .await
                 .map_err(|e| error_to_js(&e))?;
             let list = list_field(v, "tools");
@@ -321,7 +407,13 @@ impl McpClient {
                 _ => return Err(invalid_argument("tool arguments must be an object")),
             };
             let opts = call_options(&options)?;
-            let v = run(client, "tools/call", json!({"name": name, "arguments": arguments}), opts).await?;
+            let v = run(
+                client,
+                "tools/call",
+                json!({"name": name, "arguments": arguments}),
+                opts,
+            )
+            .await?;
             Ok(to_js(&v))
         })
     }
@@ -347,7 +439,10 @@ impl McpClient {
     fn list(&self, kind: ListKind) -> js_sys::Promise {
         let client = self.client.clone();
         future_to_promise(async move {
-            let v = client.list_all(kind, RequestOptions::default()).await.map_err(|e| error_to_js(&e))?;
+            let v = client
+                .list_all(kind, RequestOptions::default())
+                .await
+                .map_err(|e| error_to_js(&e))?;
             Ok(to_js(&list_field(v, kind.field())))
         })
     }
@@ -374,7 +469,12 @@ impl McpClient {
     }
 
     /// `completion/complete` for a prompt or resource-template argument.
-    pub fn complete(&self, reference: JsValue, argument: JsValue, context: JsValue) -> js_sys::Promise {
+    pub fn complete(
+        &self,
+        reference: JsValue,
+        argument: JsValue,
+        context: JsValue,
+    ) -> js_sys::Promise {
         let client = self.client.clone();
         future_to_promise(async move {
             let mut params = json!({"ref": from_js(&reference)?, "argument": from_js(&argument)?});
@@ -382,7 +482,10 @@ impl McpClient {
             if !c.is_null() {
                 params["context"] = c;
             }
-            let v = client.request("completion/complete", params, RequestOptions::default()).await.map_err(|e| error_to_js(&e))?;
+            let v = client
+                .request("completion/complete", params, RequestOptions::default())
+                .await
+                .map_err(|e| error_to_js(&e))?;
             Ok(to_js(&v))
         })
     }
@@ -415,7 +518,10 @@ impl McpClient {
             let filter = from_js(&filter)?;
             let opts = call_options(&options)?;
             let pending = client.listen(filter);
-            let _l = opts.signal.as_ref().map(|s| AbortListener::new(s, client.clone(), pending));
+            let _l = opts
+                .signal
+                .as_ref()
+                .map(|s| AbortListener::new(s, client.clone(), pending));
             let v = client.wait(pending).await.map_err(|e| error_to_js(&e))?;
             Ok(to_js(&v))
         })
@@ -435,7 +541,8 @@ impl McpClient {
             })
         });
         let ret = Closure::<dyn FnMut()>::new(|| {});
-        let it = glue::make_async_iterator(next.as_ref().unchecked_ref(), ret.as_ref().unchecked_ref());
+        let it =
+            glue::make_async_iterator(next.as_ref().unchecked_ref(), ret.as_ref().unchecked_ref());
         // The iterator lives as long as the page holds it; the closures must too.
         next.forget();
         ret.forget();
@@ -454,7 +561,10 @@ impl McpClient {
     /// The tool definition of `name` from the last `listTools()`.
     #[wasm_bindgen(js_name = getTool)]
     pub fn get_tool(&self, name: String) -> JsValue {
-        self.tools.borrow().get(&name).map_or(JsValue::UNDEFINED, to_js)
+        self.tools
+            .borrow()
+            .get(&name)
+            .map_or(JsValue::UNDEFINED, to_js)
     }
 }
 

@@ -1,24 +1,28 @@
 //! Conversions between JS values, JSON values and the core's types.
 
-use serde::Serialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use super::glue;
 use crate::proto::session::{Era, ProtocolError, ServerInfo};
 
-/// JSON value -> plain JS value (objects, not `Map`s).
+/// JSON value -> plain JS value (through `JSON.parse`: objects, not `Map`s, and no generic
+/// serializer code in the module).
 pub fn to_js(v: &Value) -> JsValue {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).unwrap_or(JsValue::NULL)
+    js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
 }
 
-/// JS value -> JSON value (`undefined` -> `null`); functions and symbols are refused.
+/// JS value -> JSON value (`undefined` -> `null`), through `JSON.stringify`.
 pub fn from_js(v: &JsValue) -> Result<Value, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(Value::Null);
     }
-    serde_wasm_bindgen::from_value(v.clone())
-        .map_err(|e| glue::make_mcp_error("INVALID_ARGUMENT", &format!("not JSON-serialisable: {e}"), &JsValue::UNDEFINED))
+    let text = js_sys::JSON::stringify(v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| invalid_argument("value is not JSON-serialisable"))?;
+    serde_json::from_str(&text)
+        .map_err(|e| invalid_argument(&format!("value is not JSON-serialisable: {e}")))
 }
 
 /// A JS `McpError` for an argument problem.
@@ -32,12 +36,18 @@ pub fn error_to_js(e: &ProtocolError) -> JsValue {
     let details = match e {
         ProtocolError::Rpc { code, data, .. } => json!({"rpcCode": code, "data": data}),
         ProtocolError::HttpStatus { status, body } => json!({"status": status, "body": body}),
-        ProtocolError::Unauthorized { status, www_authenticate } => {
+        ProtocolError::Unauthorized {
+            status,
+            www_authenticate,
+        } => {
             json!({"status": status, "wwwAuthenticate": www_authenticate})
         }
         ProtocolError::Timeout { after_ms, total } => json!({"afterMs": after_ms, "total": total}),
         ProtocolError::Cors(d) => json!({"diagnosis": d}),
-        ProtocolError::UnsupportedProtocolVersion { requested, supported } => {
+        ProtocolError::UnsupportedProtocolVersion {
+            requested,
+            supported,
+        } => {
             json!({"requested": requested, "supported": supported})
         }
         ProtocolError::LegacyHttpSseServer { endpoint } => json!({"endpoint": endpoint}),
@@ -73,7 +83,9 @@ pub fn get_fn(obj: &JsValue, key: &str) -> Result<Option<js_sys::Function>, JsVa
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
-    v.dyn_into::<js_sys::Function>().map(Some).map_err(|_| invalid_argument(&format!("{key} must be a function")))
+    v.dyn_into::<js_sys::Function>()
+        .map(Some)
+        .map_err(|_| invalid_argument(&format!("{key} must be a function")))
 }
 
 /// Reads an optional non-negative number member as milliseconds.
@@ -84,7 +96,9 @@ pub fn get_ms(obj: &JsValue, key: &str) -> Result<Option<u64>, JsValue> {
     }
     match v.as_f64() {
         Some(n) if n.is_finite() && n >= 0.0 => Ok(Some(n as u64)),
-        _ => Err(invalid_argument(&format!("{key} must be a non-negative number of milliseconds"))),
+        _ => Err(invalid_argument(&format!(
+            "{key} must be a non-negative number of milliseconds"
+        ))),
     }
 }
 
@@ -94,5 +108,7 @@ pub fn get_string(obj: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
-    v.as_string().map(Some).ok_or_else(|| invalid_argument(&format!("{key} must be a string")))
+    v.as_string()
+        .map(Some)
+        .ok_or_else(|| invalid_argument(&format!("{key} must be a string")))
 }

@@ -31,8 +31,12 @@ pub fn apply_defaults(params: &Value, result: &mut Value) {
     if d.is_empty() {
         return;
     }
-    let Some(obj) = result.as_object_mut() else { return };
-    let content = obj.entry("content").or_insert_with(|| Value::Object(Map::new()));
+    let Some(obj) = result.as_object_mut() else {
+        return;
+    };
+    let content = obj
+        .entry("content")
+        .or_insert_with(|| Value::Object(Map::new()));
     if let Value::Object(c) = content {
         for (k, v) in d {
             c.entry(k).or_insert(v);
@@ -53,7 +57,10 @@ mod tests {
             "ok": {"type": "boolean"}}}});
         let mut r = json!({"action": "accept", "content": {"age": 41}});
         apply_defaults(&params, &mut r);
-        assert_eq!(r, json!({"action": "accept", "content": {"age": 41, "name": "ann"}}));
+        assert_eq!(
+            r,
+            json!({"action": "accept", "content": {"age": 41, "name": "ann"}})
+        );
         let mut empty = json!({"action": "accept"});
         apply_defaults(&params, &mut empty);
         assert_eq!(empty["content"], json!({"name": "ann", "age": 30}));
