@@ -590,3 +590,39 @@ fn progress_on_the_legacy_post_stream_reaches_the_op() {
         .collect();
     assert_eq!(progress, vec![(1.0, Some("half".into())), (2.0, None)]);
 }
+
+#[test]
+fn restore_resumes_the_session_and_the_get_stream_from_last_event_id() {
+    let st = Rc::new(RefCell::new(Legacy::default()));
+    st.borrow_mut().get = Some(
+        Reply::sse_raw(&format!(
+            "id: ev-9\ndata: {}\n\n",
+            json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {}})
+        ))
+        .open(),
+    );
+    let mut p = Pair::new(cfg(), legacy_server(st.clone()));
+    p.session.connect(0);
+    p.pump();
+    let snap =
+        serde_json::from_str(&serde_json::to_string(&p.session.snapshot(0)).unwrap()).unwrap();
+    let mut q = Pair::new(cfg(), legacy_server(st));
+    q.session = mcp_edge::proto::session::Session::restore(cfg(), snap, 0).unwrap();
+    q.pump();
+    let get = q.last("GET");
+    assert_eq!(get.header("last-event-id"), Some("ev-9"));
+    assert_eq!(get.header("mcp-session-id"), Some("sess-1"));
+    let op = q.session.request(
+        "tools/call",
+        json!({"name": "echo"}),
+        RequestOptions::default(),
+        0,
+    );
+    q.pump();
+    q.ok(op);
+    assert_eq!(
+        q.last("tools/call").header("mcp-session-id"),
+        Some("sess-1")
+    );
+    assert!(!q.methods().contains(&"initialize".to_string()));
+}

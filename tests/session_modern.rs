@@ -902,3 +902,75 @@ fn close_in_the_modern_era_sends_nothing() {
     p.pump();
     assert_eq!(p.err(after), &ProtocolError::Closed);
 }
+
+#[test]
+fn snapshot_and_restore_keep_era_cache_and_header_designations() {
+    let mut p = Pair::new(cfg(), modern_server);
+    p.session.connect(0);
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
+    p.pump();
+    p.ok(l);
+    p.advance(400);
+    // Through JSON, as a host would store it.
+    let text = serde_json::to_string(&p.session.snapshot(p.now)).unwrap();
+    let snap: mcp_edge::proto::session::SessionSnapshot = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        snap.cache.len(),
+        1,
+        "discover has no ttl; the tools page has 1000 ms"
+    );
+    // A fresh host whose clock starts elsewhere.
+    let mut q = Pair::new(cfg(), modern_server);
+    q.now = 50_000;
+    q.session = mcp_edge::proto::session::Session::restore(cfg(), snap, q.now).unwrap();
+    assert_eq!(q.session.era(), Some(Era::Modern));
+    assert!(q.session.is_connected());
+    let l2 = q
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), q.now);
+    q.pump();
+    assert_eq!(q.ok(l2), p.ok(l), "served from the restored cache");
+    let c = q.session.request(
+        "tools/call",
+        json!({"name": "region_query", "arguments": {"region": "x"}}),
+        RequestOptions::default(),
+        q.now,
+    );
+    q.pump();
+    q.ok(c);
+    assert_eq!(
+        q.methods(),
+        ["tools/call"],
+        "no discover, no list: restored"
+    );
+    assert_eq!(q.last("tools/call").header("mcp-param-region"), Some("x"));
+    q.advance(600);
+    let l3 = q
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), q.now);
+    q.pump();
+    q.ok(l3);
+    assert_eq!(
+        q.methods().iter().filter(|m| *m == "tools/list").count(),
+        1,
+        "the entry kept only the time it had left"
+    );
+}
+
+#[test]
+fn restore_refuses_a_foreign_or_unconnected_snapshot() {
+    let s = mcp_edge::proto::session::Session::new(cfg()).unwrap();
+    let snap = s.snapshot(0);
+    assert!(matches!(
+        mcp_edge::proto::session::Session::restore(cfg(), snap.clone(), 0),
+        Err(ProtocolError::InvalidConfig(_))
+    ));
+    let mut other = snap;
+    other.endpoint = "http://elsewhere/mcp".into();
+    other.era = Some(Era::Modern);
+    assert!(
+        matches!(mcp_edge::proto::session::Session::restore(cfg(), other, 0), Err(ProtocolError::InvalidConfig(m)) if m.contains("elsewhere"))
+    );
+}

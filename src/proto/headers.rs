@@ -98,7 +98,7 @@ impl fmt::Display for HeaderError {
 impl std::error::Error for HeaderError {}
 
 /// The JSON Schema type an annotated property declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ParamType {
     /// `"type": "string"`: sent as is.
     String,
@@ -109,7 +109,7 @@ pub enum ParamType {
 }
 
 /// One `x-mcp-header` designation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ParamHeader {
     /// The `{Name}` part as the schema gives it.
     pub name: String,

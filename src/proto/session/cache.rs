@@ -130,6 +130,32 @@ impl ResultCache {
         }
     }
 
+    /// The live entries as `(key, result, remaining ms, private)`, for a snapshot.
+    pub fn export(&self, now: u64) -> Vec<(String, Value, u64, bool)> {
+        let mut out: Vec<_> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.expires_at > now)
+            .map(|(k, e)| (k.clone(), e.value.clone(), e.expires_at - now, e.private))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// Re-creates entries from [`ResultCache::export`] at `now`.
+    pub fn import(&mut self, entries: Vec<(String, Value, u64, bool)>, now: u64) {
+        for (key, value, remaining, private) in entries.into_iter().take(MAX_ENTRIES) {
+            self.entries.insert(
+                key,
+                Entry {
+                    value,
+                    expires_at: now.saturating_add(remaining),
+                    private,
+                },
+            );
+        }
+    }
+
     /// Drops private entries: the authorization context changed, and "private" results MUST NOT
     /// be shared across authorization contexts.
     pub fn drop_private(&mut self) {

@@ -27,10 +27,12 @@ mod error;
 mod exchange;
 mod legacy;
 mod request;
+mod snapshot;
 mod stdio;
 mod types;
 
 pub use error::ProtocolError;
+pub use snapshot::{SessionSnapshot, SNAPSHOT_VERSION};
 pub use types::*;
 
 use serde_json::{Map, Value};

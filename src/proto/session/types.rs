@@ -23,7 +23,8 @@ pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// Which protocol era a server speaks (MCP 2026-07-28 `basic/versioning` "Terminology").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Era {
     /// 2026-07-28 and later: stateless, `_meta` on every request.
     Modern,
@@ -231,7 +232,8 @@ pub struct RequestOptions {
 }
 
 /// What the server told us about itself.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ServerInfo {
     /// The era in use.
     pub era: Era,
