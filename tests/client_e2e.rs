@@ -572,3 +572,28 @@ async fn a_cors_blocked_server_gets_a_diagnosis_naming_the_header() {
         assert!(r.is_ok(), "Node has no CORS: connect must succeed");
     }
 }
+
+#[wasm_bindgen_test]
+async fn snapshot_survives_a_new_client_without_a_round_trip() {
+    for (url, protocol) in [(py(), "auto"), (py(), "2025-11-25")] {
+        let c = connect(&url, obj(&[("protocol", protocol.into())])).await;
+        wait(c.list_tools(JsValue::UNDEFINED)).await.unwrap();
+        let stored = js_sys::JSON::stringify(&c.snapshot()).unwrap();
+        let traffic = Rc::new(RefCell::new(Vec::<String>::new()));
+        let t2 = traffic.clone();
+        let on_traffic = Closure::<dyn Fn(JsValue)>::new(move |r: JsValue| {
+            if s(&r, "type") == "request" {
+                t2.borrow_mut().push(s(&r, "body"));
+            }
+        });
+        let opts = obj(&[("protocol", protocol.into()), ("onTraffic", on_traffic.as_ref().clone()), ("openGetStream", false.into())]);
+        let restored = McpClient::restore(url.clone(), js_sys::JSON::parse(&stored.as_string().unwrap()).unwrap(), opts).unwrap();
+        assert_eq!(restored.era(), c.era());
+        assert_eq!(restored.session_id(), c.session_id());
+        let r = wait(restored.call_tool("echo".into(), json(serde_json::json!({"message": "again"})), JsValue::UNDEFINED)).await.unwrap();
+        assert_eq!(s(&r, "content.0.text"), "again");
+        let bodies = traffic.borrow().clone();
+        assert!(bodies.iter().all(|b| !b.contains("initialize") && !b.contains("server/discover")), "{bodies:?}");
+        wait(restored.close()).await.unwrap();
+    }
+}

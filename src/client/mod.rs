@@ -27,7 +27,7 @@ use crate::proto::http::{HttpRequest, ResponseHead};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{
     Event, ExchangeId, InputId, ListKind, OpId, ProtocolError, RequestOptions, ServerInfo, Session,
-    SessionConfig, TransportFailure,
+    SessionConfig, SessionSnapshot, TransportFailure,
 };
 use crate::transport::fetch::{AbortHandle, FetchTransport};
 use crate::transport::timer::now_ms;
@@ -421,9 +421,7 @@ fn finish_exchange(inner: &Rc<Inner>, id: ExchangeId) {
 pub struct Pending(pub OpId);
 
 impl Client {
-    /// Creates a client and connects it.
-    pub async fn connect(options: ClientOptions) -> Result<(Client, ServerInfo), ProtocolError> {
-        let session = Session::new(options.session)?;
+    fn build(options: ClientOptions, session: Session, epoch: f64) -> Client {
         let inner = Rc::new(Inner {
             state: RefCell::new(State {
                 session,
@@ -440,13 +438,35 @@ impl Client {
             transport: FetchTransport::new(options.fetch),
             input_handler: options.input_handler,
             observer: options.observer,
-            epoch: now_ms(),
+            epoch,
         });
-        let client = Client { inner };
+        Client { inner }
+    }
+
+    /// Creates a client and connects it.
+    pub async fn connect(options: ClientOptions) -> Result<(Client, ServerInfo), ProtocolError> {
+        let session = Session::new(options.session.clone())?;
+        let client = Client::build(options, session, now_ms());
         let op = client.start(|s, now| s.connect(now), None);
         client.wait(op).await?;
         let info = client.server_info().ok_or(ProtocolError::NotConnected)?;
         Ok((client, info))
+    }
+
+    /// Rebuilds a connected client from a [`SessionSnapshot`] without a round trip (a fresh
+    /// isolate after eviction). The snapshot must be of `options.session.endpoint`.
+    pub fn restore(options: ClientOptions, snapshot: SessionSnapshot) -> Result<Client, ProtocolError> {
+        let epoch = now_ms();
+        let session = Session::restore(options.session.clone(), snapshot, 0)?;
+        let client = Client::build(options, session, epoch);
+        pump(&client.inner);
+        Ok(client)
+    }
+
+    /// The session's durable state now.
+    pub fn snapshot(&self) -> SessionSnapshot {
+        let now = self.inner.now();
+        self.inner.state.borrow().session.snapshot(now)
     }
 
     fn start(

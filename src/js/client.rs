@@ -319,6 +319,29 @@ impl McpClient {
         })
     }
 
+    /// Rebuilds a connected client from `snapshot()` output without any request (for hosts that
+    /// evict isolates: Workers, Durable Objects). `url` and `options` as for `connect`.
+    pub fn restore(url: String, snapshot: JsValue, options: JsValue) -> Result<McpClient, JsValue> {
+        let session = session_config(&url, &options)?;
+        let snap: crate::proto::session::SessionSnapshot = serde_json::from_value(from_js(&snapshot)?)
+            .map_err(|e| invalid_argument(&format!("not a snapshot: {e}")))?;
+        let opts = ClientOptions {
+            session,
+            fetch: get_fn(&options, "fetch")?,
+            input_handler: input_handler(&options)?,
+            observer: traffic_observer(&options)?,
+        };
+        let client = Client::restore(opts, snap).map_err(|e| error_to_js(&e))?;
+        Ok(McpClient { client, tools: Rc::new(RefCell::new(HashMap::new())) })
+    }
+
+    /// The client's durable state as plain JSON: era, version, server info, 2025 session id and
+    /// last event id, cached lists with the time they have left. Store it; `McpClient.restore`
+    /// takes it back.
+    pub fn snapshot(&self) -> JsValue {
+        serde_json::to_value(self.client.snapshot()).map_or(JsValue::NULL, |v| to_js(&v))
+    }
+
     /// What the server told about itself.
     #[wasm_bindgen(getter, js_name = serverInfo)]
     pub fn server_info(&self) -> JsValue {

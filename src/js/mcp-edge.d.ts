@@ -75,6 +75,9 @@ export interface ConnectOptions {
   onTraffic?: (record: TrafficRecord) => void;
 }
 
+/** Opaque durable state of a client (plain JSON: store it anywhere). */
+export interface ClientSnapshot { version: number; endpoint: string; era: "modern" | "legacy" | null; protocolVersion: string; [key: string]: Json }
+
 export interface Progress { progress: number; total: number | null; message: string | null }
 
 export interface CallOptions {
@@ -109,6 +112,10 @@ export class McpClient {
   private constructor();
   free(): void;
   static connect(url: string, options?: ConnectOptions): Promise<McpClient>;
+  /** Rebuilds a connected client from {@link McpClient.snapshot} output, without a request. */
+  static restore(url: string, snapshot: ClientSnapshot, options?: ConnectOptions): McpClient;
+  /** Durable state (era, version, server info, session id, Last-Event-ID, cached lists). */
+  snapshot(): ClientSnapshot;
   readonly serverInfo: Implementation | null;
   readonly protocolVersion: string;
   readonly era: "modern" | "legacy";
