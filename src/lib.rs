@@ -14,4 +14,6 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod pool;
 pub mod proto;
+pub mod tools;
