@@ -152,6 +152,12 @@ impl<S: PinStore> ToolRegistry<S> {
                 tools: valid,
             },
         );
+        let before: BTreeMap<(String, String), (String, String)> = self
+            .held
+            .iter()
+            .filter(|((s, _), _)| s == server)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         self.held.retain(|(s, _), _| s != server);
         let names: Vec<String> = self.servers[server].tools.keys().cloned().collect();
         for tool_name in names {
@@ -164,17 +170,21 @@ impl<S: PinStore> ToolRegistry<S> {
             }
         }
         self.rebuild();
-        for ((s, t), (pinned, current)) in &self.held {
-            if s == server {
-                let name = self.names.name(s, t).unwrap_or_default().to_string();
-                self.events.push_back(ToolEvent::ToolChanged {
-                    name,
-                    server: s.clone(),
-                    tool: t.clone(),
-                    pinned: pinned.clone(),
-                    current: current.clone(),
-                });
-            }
+        // Report each distinct change once, not on every re-listing.
+        let changed: Vec<ToolEvent> = self
+            .held
+            .iter()
+            .filter(|(k, v)| k.0 == server && before.get(*k) != Some(*v))
+            .map(|((s, t), (pinned, current))| ToolEvent::ToolChanged {
+                name: self.names.name(s, t).unwrap_or_default().to_string(),
+                server: s.clone(),
+                tool: t.clone(),
+                pinned: pinned.clone(),
+                current: current.clone(),
+            })
+            .collect();
+        for e in changed {
+            self.push(e);
         }
         self.push(ToolEvent::ToolsChanged);
         self.adapted.values().filter(|a| a.server == server).count()
