@@ -275,10 +275,7 @@ fn lifetime_budget_and_stable_connections() {
     // Connect, stay up long enough, drop: the streak resets each time, but the lifetime budget
     // of 3 retries still ends the loop.
     let mut drops = 0;
-    loop {
-        let Some(a) = p.next_to_connect(now) else {
-            break;
-        };
+    while let Some(a) = p.next_to_connect(now) {
         p.handle_connected(now, &a, ConnectInfo::default());
         now += 150;
         assert!(p.handle_disconnected(now, "s", network()));
