@@ -512,3 +512,48 @@ fn events_and_status_serialisation() {
         "needs-auth"
     );
 }
+
+#[test]
+fn only_retryable_failures_schedule_a_retry() {
+    let http = |status| {
+        PoolError::Protocol(ProtocolError::HttpStatus {
+            status,
+            body: String::new(),
+        })
+    };
+    let cases = [
+        (http(404), false),
+        (http(400), false),
+        (http(429), true),
+        (http(408), true),
+        (http(503), true),
+        (network(), true),
+        (
+            PoolError::Protocol(ProtocolError::Cors("expose Mcp-Session-Id".into())),
+            false,
+        ),
+        (
+            PoolError::Protocol(ProtocolError::LegacyHttpSseServer {
+                endpoint: "/messages".into(),
+            }),
+            false,
+        ),
+        (
+            PoolError::Protocol(ProtocolError::Timeout {
+                after_ms: 5,
+                total: false,
+            }),
+            true,
+        ),
+    ];
+    for (err, retried) in cases {
+        let c = config(json!({"s": {"url": "https://s.example/mcp"}}));
+        let mut p = core(&c, PoolOptions::default());
+        let a = p.next_to_connect(0).unwrap();
+        p.handle_connect_failed(1, &a, err.clone());
+        let s = &p.status().servers[0];
+        assert_eq!(s.state, ServerState::Failed);
+        assert_eq!(s.next_retry_at.is_some(), retried, "{err}");
+        assert_eq!(s.last_error.as_ref().unwrap().code, err.code());
+    }
+}

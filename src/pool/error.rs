@@ -140,6 +140,10 @@ impl PoolError {
     pub fn is_retryable(&self) -> bool {
         match self {
             PoolError::ConnectTimeout { .. } => true,
+            // A 4xx other than 408 (timeout) and 429 (rate limit) will answer the same again.
+            PoolError::Protocol(ProtocolError::HttpStatus { status, .. }) => {
+                *status >= 500 || *status == 408 || *status == 429
+            }
             PoolError::Protocol(p) => !matches!(
                 p,
                 ProtocolError::Unauthorized { .. }

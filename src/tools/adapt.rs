@@ -269,7 +269,8 @@ pub struct FlatResult {
 impl FlatResult {
     /// A failure as a result: tool failures go back to the model as `isError` results and are
     /// never thrown into the agent loop (MCP 2026-07-28 `server/tools` "Error Handling": tool
-    /// execution errors are reported in the result with `isError: true`).
+    /// execution errors are reported with `isError: true`, and clients MAY give protocol errors
+    /// to the model too — here both arrive the same way).
     pub fn error(message: impl Into<String>) -> FlatResult {
         FlatResult {
             text: message.into(),

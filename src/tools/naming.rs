@@ -26,6 +26,8 @@ use super::hash::fnv1a32;
 pub const MAX_NAME_LEN: usize = 64;
 /// The prefix of every name.
 pub const PREFIX: &str = "mcp";
+/// Salted hash suffixes tried for one colliding pair before a counter suffix.
+const MAX_SALTS: u32 = 8;
 /// The longest server part kept when a name must be shortened.
 pub const MAX_SERVER_PART_WHEN_SHORTENED: usize = 20;
 
@@ -128,14 +130,21 @@ impl NameMap {
         }
         losers.sort_by(|a, b| (a.1, a.2).cmp(&(b.1, b.2)));
         for (base, s, t) in losers {
-            let mut salt = 0;
-            let name = loop {
-                let candidate = with_suffix(&base, s, t, salt);
-                if !map.by_name.contains_key(&candidate) {
-                    break candidate;
-                }
-                salt += 1;
-            };
+            // A few salted hashes; should all be taken (never in practice), a counter suffix:
+            // distinct counters give distinct names and only finitely many names are taken, so
+            // the second loop ends.
+            let name = (0..MAX_SALTS)
+                .map(|salt| with_suffix(&base, s, t, salt))
+                .find(|c| !map.by_name.contains_key(c))
+                .unwrap_or_else(|| {
+                    (0u64..)
+                        .map(|k| {
+                            let k = format!("_{k}");
+                            format!("{}{k}", cut(&base, MAX_NAME_LEN - k.len()))
+                        })
+                        .find(|c| !map.by_name.contains_key(c))
+                        .unwrap_or_default()
+                });
             map.insert(name, s, t);
         }
         map

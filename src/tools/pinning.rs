@@ -3,8 +3,9 @@
 //!
 //! A server can change a tool's description between listings ("rug pull"); since descriptions
 //! are read by the model as instructions, a changed one must not reach the model unseen. MCP
-//! 2026-07-28 `server/tools` "Security Considerations" asks clients to treat tool descriptions
-//! and annotations as untrusted; pinning makes a change visible.
+//! 2026-07-28 `server/tools` "Tool" says clients MUST treat annotations from untrusted servers as
+//! untrusted, and "Security Considerations" asks clients to put a human in the loop for
+//! sensitive operations; pinning makes a silent change visible to that human.
 //!
 //! The fingerprint is `sha256:` + hex SHA-256 of the canonical JSON (keys sorted at every
 //! level, no whitespace) of `{"description": ..., "inputSchema": ...}`.
