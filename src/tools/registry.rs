@@ -63,10 +63,10 @@ pub struct HeldTool {
 
 #[derive(Debug, Clone, Default)]
 struct ServerTools {
-    category: Option<Category>,
     instructions: Option<String>,
-    /// Tool name -> tool object, valid ones only.
-    tools: BTreeMap<String, Value>,
+    /// Tool name -> the tool adapted under a placeholder name (valid ones only); the raw
+    /// object is its `original`.
+    tools: BTreeMap<String, AdaptedTool>,
 }
 
 /// Every server's tools in one namespace.
@@ -136,7 +136,7 @@ impl<S: PinStore> ToolRegistry<S> {
                     server: server.into(),
                 }),
                 Ok(a) => {
-                    valid.insert(a.tool, tool.clone());
+                    valid.insert(a.tool.clone(), a);
                 }
                 Err(e) => self.push(ToolEvent::ToolRejected {
                     error: e.to_string(),
@@ -147,7 +147,6 @@ impl<S: PinStore> ToolRegistry<S> {
         self.servers.insert(
             server.to_string(),
             ServerTools {
-                category,
                 instructions,
                 tools: valid,
             },
@@ -159,17 +158,17 @@ impl<S: PinStore> ToolRegistry<S> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         self.held.retain(|(s, _), _| s != server);
-        let names: Vec<String> = self.servers[server].tools.keys().cloned().collect();
-        for tool_name in names {
-            let tool = self.servers[server].tools[&tool_name].clone();
-            if let PinCheck::Changed { pinned, current } =
-                check_pin(&mut self.pins, server, &tool_name, &tool)
-            {
-                self.held
-                    .insert((server.to_string(), tool_name), (pinned, current));
+        if let Some(st) = self.servers.get(server) {
+            for (tool_name, a) in &st.tools {
+                if let PinCheck::Changed { pinned, current } =
+                    check_pin(&mut self.pins, server, tool_name, &a.original)
+                {
+                    self.held
+                        .insert((server.to_string(), tool_name.clone()), (pinned, current));
+                }
             }
         }
-        self.rebuild();
+        self.rebuild(Some(server));
         // Report each distinct change once, not on every re-listing.
         let changed: Vec<ToolEvent> = self
             .held
@@ -194,29 +193,40 @@ impl<S: PinStore> ToolRegistry<S> {
     pub fn remove_server(&mut self, server: &str) {
         if self.servers.remove(server).is_some() {
             self.held.retain(|(s, _), _| s != server);
-            self.rebuild();
+            self.rebuild(Some(server));
             self.push(ToolEvent::ToolsChanged);
         }
     }
 
-    fn rebuild(&mut self) {
+    /// Re-names every tool and rebuilds the exported set. Tools of servers other than `changed`
+    /// whose name stayed the same are moved over, not adapted again.
+    fn rebuild(&mut self, changed: Option<&str>) {
         self.names = NameMap::build(
             self.servers
                 .iter()
                 .flat_map(|(s, st)| st.tools.keys().map(move |t| (s.as_str(), t.as_str()))),
         );
-        self.adapted.clear();
-        for (s, st) in &self.servers {
-            for (t, tool) in &st.tools {
-                if self.held.contains_key(&(s.clone(), t.clone())) {
-                    continue;
-                }
-                let Some(name) = self.names.name(s, t) else {
-                    continue;
-                };
-                if let Ok(a) = adapt_tool(s, name, tool, st.category, &self.options) {
-                    self.adapted.insert(name.to_string(), a);
-                }
+        let mut old = std::mem::take(&mut self.adapted);
+        for (name, s, t) in self.names.iter() {
+            if !self.held.is_empty() && self.held.contains_key(&(s.to_string(), t.to_string())) {
+                continue;
+            }
+            let reuse =
+                Some(s) != changed && old.get(name).is_some_and(|a| a.server == s && a.tool == t);
+            let adapted = if reuse {
+                old.remove(name)
+            } else {
+                self.servers
+                    .get(s)
+                    .and_then(|st| st.tools.get(t))
+                    .map(|proto| {
+                        let mut a = proto.clone();
+                        a.name = name.to_string();
+                        a
+                    })
+            };
+            if let Some(a) = adapted {
+                self.adapted.insert(name.to_string(), a);
             }
         }
     }
@@ -280,11 +290,11 @@ impl<S: PinStore> ToolRegistry<S> {
         if self.held.remove(&(s.clone(), t.clone())).is_none() {
             return Ok(());
         }
-        if let Some(tool) = self.servers.get(&s).and_then(|st| st.tools.get(&t)) {
-            let fp = tool_fingerprint(tool);
+        if let Some(a) = self.servers.get(&s).and_then(|st| st.tools.get(&t)) {
+            let fp = tool_fingerprint(&a.original);
             self.pins.set(&s, &t, fp);
         }
-        self.rebuild();
+        self.rebuild(None);
         self.push(ToolEvent::ToolsChanged);
         Ok(())
     }
