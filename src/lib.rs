@@ -14,7 +14,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod pool;
 pub mod proto;
+pub mod tools;
 pub mod transport;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]

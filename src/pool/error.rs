@@ -1,0 +1,229 @@
+//! The pool layer's error enum (pool and tool adapters share it: one layer, one enum).
+
+use std::fmt;
+
+use crate::proto::session::ProtocolError;
+
+/// Errors of the multi-server pool and its tool adapters. Clonable and comparable; carries no
+/// runtime types. Texts name servers, fields and variables, never a configured value (values may
+/// hold secrets expanded from `${VAR}`).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum PoolError {
+    /// The configuration document is not JSON or not shaped like `{"mcpServers": {...}}`.
+    InvalidConfig {
+        /// What is wrong (never quotes a value).
+        reason: String,
+    },
+    /// A server entry's field has the wrong type or an unusable value.
+    InvalidField {
+        /// The server.
+        server: String,
+        /// The field, e.g. `headers.Authorization`.
+        field: String,
+        /// What is wrong (never quotes the value).
+        reason: String,
+    },
+    /// `${VAR}` names a variable the host did not pass and that has no `:-default`.
+    UndefinedVariable {
+        /// The server.
+        server: String,
+        /// The field holding the reference.
+        field: String,
+        /// The variable's name.
+        variable: String,
+    },
+    /// A server entry has neither `url` nor `command`, or both.
+    InvalidTransport {
+        /// The server.
+        server: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The entry was dropped because another entry has the same signature (same normalised URL,
+    /// or same command and arguments).
+    Duplicate {
+        /// The dropped server.
+        server: String,
+        /// The server kept in its place.
+        kept: String,
+    },
+    /// A deny-list rule matched the server.
+    Denied {
+        /// The server.
+        server: String,
+        /// The rule that matched, as written in the policy.
+        rule: String,
+    },
+    /// An allow list is present and no rule in it matched the server.
+    NotAllowed {
+        /// The server.
+        server: String,
+    },
+    /// The entry is a stdio server and this host cannot start processes (wasm).
+    StdioUnsupported {
+        /// The server.
+        server: String,
+    },
+    /// The connect attempt did not finish within the server's timeout.
+    ConnectTimeout {
+        /// The server.
+        server: String,
+        /// The limit, in milliseconds.
+        after_ms: u64,
+    },
+    /// The session layer failed (connect, list or call).
+    Protocol(ProtocolError),
+    /// Automatic reconnection stopped: the server's retry budget is spent.
+    RetryBudgetExhausted {
+        /// The server.
+        server: String,
+        /// Attempts made in the failure streak.
+        attempts: u32,
+    },
+    /// No server of that name is configured.
+    UnknownServer(String),
+    /// No tool of that (namespaced) name is known.
+    UnknownTool(String),
+    /// The tool definition is unusable (no name, schema not an object, ...).
+    InvalidTool {
+        /// The server.
+        server: String,
+        /// The tool name as the server sent it (or `?`).
+        tool: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The tool's description or schema changed since it was pinned; it is held back until the
+    /// host accepts the change.
+    ToolChanged {
+        /// The namespaced tool name.
+        name: String,
+    },
+    /// The tool's circuit breaker is open.
+    CircuitOpen {
+        /// The namespaced tool name.
+        name: String,
+        /// When a probe call will be allowed (ms, host clock).
+        retry_at: u64,
+    },
+    /// An option is out of range.
+    InvalidOption(String),
+}
+
+impl PoolError {
+    /// A stable machine-readable code, as the JS surface exposes it.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PoolError::InvalidConfig { .. } => "CONFIG",
+            PoolError::InvalidField { .. } => "CONFIG_FIELD",
+            PoolError::UndefinedVariable { .. } => "UNDEFINED_VARIABLE",
+            PoolError::InvalidTransport { .. } => "CONFIG_TRANSPORT",
+            PoolError::Duplicate { .. } => "DUPLICATE_SERVER",
+            PoolError::Denied { .. } => "DENIED",
+            PoolError::NotAllowed { .. } => "NOT_ALLOWED",
+            PoolError::StdioUnsupported { .. } => "STDIO_UNSUPPORTED",
+            PoolError::ConnectTimeout { .. } => "TIMEOUT",
+            PoolError::Protocol(e) => e.code(),
+            PoolError::RetryBudgetExhausted { .. } => "RETRY_BUDGET",
+            PoolError::UnknownServer(_) => "UNKNOWN_SERVER",
+            PoolError::UnknownTool(_) => "UNKNOWN_TOOL",
+            PoolError::InvalidTool { .. } => "INVALID_TOOL",
+            PoolError::ToolChanged { .. } => "TOOL_CHANGED",
+            PoolError::CircuitOpen { .. } => "CIRCUIT_OPEN",
+            PoolError::InvalidOption(_) => "INVALID_OPTION",
+        }
+    }
+
+    /// Whether the state machine should retry a connect that failed with this error: config,
+    /// policy and auth errors are not retried (retrying cannot change the outcome).
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            PoolError::ConnectTimeout { .. } => true,
+            // A 4xx other than 408 (timeout) and 429 (rate limit) will answer the same again.
+            PoolError::Protocol(ProtocolError::HttpStatus { status, .. }) => {
+                *status >= 500 || *status == 408 || *status == 429
+            }
+            PoolError::Protocol(p) => !matches!(
+                p,
+                ProtocolError::Unauthorized { .. }
+                    | ProtocolError::UnsupportedProtocolVersion { .. }
+                    | ProtocolError::LegacyHttpSseServer { .. }
+                    | ProtocolError::InvalidConfig(_)
+                    | ProtocolError::Cors(_)
+                    | ProtocolError::Cancelled
+            ),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PoolError::InvalidConfig { reason } => write!(f, "invalid MCP configuration: {reason}"),
+            PoolError::InvalidField {
+                server,
+                field,
+                reason,
+            } => write!(f, "server {server:?}: field {field:?}: {reason}"),
+            PoolError::UndefinedVariable {
+                server,
+                field,
+                variable,
+            } => write!(
+                f,
+                "server {server:?}: field {field:?} uses undefined variable ${{{variable}}} (pass it in vars or write ${{{variable}:-default}})"
+            ),
+            PoolError::InvalidTransport { server, reason } => {
+                write!(f, "server {server:?}: {reason}")
+            }
+            PoolError::Duplicate { server, kept } => write!(
+                f,
+                "server {server:?} dropped: same endpoint as server {kept:?}"
+            ),
+            PoolError::Denied { server, rule } => {
+                write!(f, "server {server:?} is denied by policy rule {rule}")
+            }
+            PoolError::NotAllowed { server } => {
+                write!(f, "server {server:?} matches no rule of the allow list")
+            }
+            PoolError::StdioUnsupported { server } => write!(
+                f,
+                "server {server:?} is a stdio server; this host cannot start processes"
+            ),
+            PoolError::ConnectTimeout { server, after_ms } => {
+                write!(f, "server {server:?} did not connect within {after_ms} ms")
+            }
+            PoolError::Protocol(e) => write!(f, "{e}"),
+            PoolError::RetryBudgetExhausted { server, attempts } => write!(
+                f,
+                "server {server:?}: gave up reconnecting after {attempts} attempts"
+            ),
+            PoolError::UnknownServer(s) => write!(f, "unknown server {s:?}"),
+            PoolError::UnknownTool(t) => write!(f, "unknown tool {t:?}"),
+            PoolError::InvalidTool {
+                server,
+                tool,
+                reason,
+            } => write!(f, "server {server:?}: tool {tool:?} is unusable: {reason}"),
+            PoolError::ToolChanged { name } => write!(
+                f,
+                "tool {name:?} changed its description or schema since it was approved; it is held back until accepted"
+            ),
+            PoolError::CircuitOpen { name, retry_at } => write!(
+                f,
+                "tool {name:?} is failing too often; calls are paused until t={retry_at} ms"
+            ),
+            PoolError::InvalidOption(s) => write!(f, "invalid option: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for PoolError {}
+
+impl From<ProtocolError> for PoolError {
+    fn from(e: ProtocolError) -> Self {
+        PoolError::Protocol(e)
+    }
+}
