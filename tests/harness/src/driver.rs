@@ -422,7 +422,16 @@ impl Client {
             Event::InputRequest {
                 input, op, method, ..
             } => {
-                let answer = op.and_then(|o| self.answers.get_mut(&o)?.pop_front());
+                // 2025-era server requests come without an op; when exactly one running op has
+                // scripted answers, they are for it.
+                let owner = op.or_else(|| {
+                    let mut with = self.answers.iter().filter(|(_, a)| !a.is_empty());
+                    match (with.next(), with.next()) {
+                        (Some((o, _)), None) => Some(*o),
+                        _ => None,
+                    }
+                });
+                let answer = owner.and_then(|o| self.answers.get_mut(&o)?.pop_front());
                 let now = self.now();
                 match answer {
                     Some(a) => {
@@ -449,15 +458,21 @@ impl Client {
         let now = self.now();
         match input {
             Input::Stdout(bytes) => {
-                for item in self.stdout_tap.feed(&bytes) {
-                    match item {
-                        Ok(msg) => self.recorder.received(msg.to_value(), None),
-                        Err(e) => self
-                            .recorder
-                            .transport(json!({"stdout_not_jsonrpc": format!("{e:?}")})),
+                // One line at a time, so that each message is recorded right before the events
+                // it causes, whatever the read chunking was.
+                for piece in bytes.split_inclusive(|b| *b == b'\n') {
+                    for item in self.stdout_tap.feed(piece) {
+                        match item {
+                            Ok(msg) => self.recorder.received(msg.to_value(), None),
+                            Err(e) => self
+                                .recorder
+                                .transport(json!({"stdout_not_jsonrpc": format!("{e:?}")})),
+                        }
                     }
+                    let now = self.now();
+                    self.session.handle_stdio(piece, now);
+                    self.pump();
                 }
-                self.session.handle_stdio(&bytes, now);
             }
             Input::StdoutClosed(err) => {
                 if self.stdio_closed {
@@ -508,8 +523,14 @@ impl Client {
                 self.session.handle_response_head(ex, head, now);
             }
             HttpInput::Body(bytes) => {
-                self.tap_body(ex, &bytes);
-                self.session.handle_body(ex, &bytes, now);
+                // Line by line: an SSE event is dispatched at a blank line, so each piece carries
+                // at most one event, recorded right before the events it causes.
+                for piece in bytes.split_inclusive(|b| *b == b'\n') {
+                    self.tap_body(ex, piece);
+                    let now = self.now();
+                    self.session.handle_body(ex, piece, now);
+                    self.pump();
+                }
             }
             HttpInput::End => {
                 if let Some(BodyTap::Json(buf)) = self.taps.remove(&ex) {

@@ -26,6 +26,8 @@ options:
                              `--` is the program and its arguments
   --protocol <p>             auto (default), 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26
   --timeout-ms <n>           per-request timeout (default 60000)
+  --probe-timeout-ms <n>     stdio: how long `server/discover` may go unanswered before the
+                             server is taken for a 2025-era one (default 5000)
   --transcript <out.json>    write the raw and normalised transcript
   --stderr                   copy a stdio server's stderr to ours as it arrives
 ";
@@ -35,6 +37,7 @@ struct Args {
     stdio: Option<Vec<OsString>>,
     protocol: Option<ProtocolChoice>,
     timeout_ms: Option<u64>,
+    probe_timeout_ms: Option<u64>,
     transcript: Option<PathBuf>,
     echo_stderr: bool,
     command: Vec<String>,
@@ -46,6 +49,7 @@ fn parse_args(raw: Vec<OsString>) -> Result<Args, HarnessError> {
         stdio: None,
         protocol: None,
         timeout_ms: None,
+        probe_timeout_ms: None,
         transcript: None,
         echo_stderr: false,
         command: Vec::new(),
@@ -87,6 +91,13 @@ fn parse_args(raw: Vec<OsString>) -> Result<Args, HarnessError> {
                         .map_err(|_| usage("--timeout-ms takes a number"))?,
                 );
             }
+            "--probe-timeout-ms" => {
+                let v = value("--probe-timeout-ms")?;
+                a.probe_timeout_ms = Some(
+                    v.parse()
+                        .map_err(|_| usage("--probe-timeout-ms takes a number"))?,
+                );
+            }
             "--transcript" => a.transcript = Some(PathBuf::from(value("--transcript")?)),
             "--stderr" => a.echo_stderr = true,
             "-h" | "--help" => return Err(usage("")),
@@ -124,6 +135,9 @@ fn run(a: Args) -> Result<bool, HarnessError> {
     }
     if a.timeout_ms.is_some() {
         cfg.request_timeout_ms = a.timeout_ms;
+    }
+    if let Some(p) = a.probe_timeout_ms {
+        cfg.probe_timeout_ms = p;
     }
     let mut client = match &a.stdio {
         Some(argv) => {

@@ -25,6 +25,8 @@ pub struct Scenario {
     pub protocol: ProtocolChoice,
     /// What it checks, for people.
     pub description: String,
+    /// Client capabilities to declare (e.g. `{"elicitation": {"form": {}}}`), when not `{}`.
+    pub capabilities: Option<Value>,
     /// The steps, as written (each is also recorded verbatim in the transcript).
     pub steps: Vec<Value>,
     parsed: Vec<Step>,
@@ -252,6 +254,7 @@ impl Scenario {
             server,
             protocol,
             description: s("description").unwrap_or_default(),
+            capabilities: v.get("capabilities").cloned(),
             steps,
             parsed,
         })
@@ -270,6 +273,9 @@ impl Scenario {
     /// Applies the scenario's protocol choice to a session configuration.
     pub fn configure(&self, cfg: &mut SessionConfig) {
         cfg.protocol = self.protocol.clone();
+        if let Some(c) = &self.capabilities {
+            cfg.capabilities = c.clone();
+        }
     }
 
     /// Runs the steps on `client`. Returns the failed expectations (empty = all held). Stops

@@ -182,7 +182,8 @@ pub fn error_json(e: &ProtocolError) -> Value {
 /// Normalises raw entries: drops timestamps, exchange numbers, op and input numbers, transport
 /// facts, diagnostics and `closed` events; strips JSON-RPC ids, progress tokens, cancelled request
 /// ids, subscription ids, session ids and opaque `requestState` tokens; drops unsolicited
-/// notifications ([`UNSOLICITED`]); collapses a failed era-detection probe into one marker.
+/// notifications ([`UNSOLICITED`]) and the client's `notifications/cancelled` (how a cancellation
+/// travels differs by transport); collapses a failed era-detection probe into one marker.
 /// Message order and content are otherwise kept.
 pub fn normalise(raw: &[Value]) -> Vec<Value> {
     let probe = failed_probe(raw);
@@ -203,6 +204,15 @@ pub fn normalise(raw: &[Value]) -> Vec<Value> {
         }
         if let Some(msg) = m.get("msg") {
             if is_unsolicited(msg.get("method")) {
+                continue;
+            }
+            // How a cancellation travels is transport-specific: a `notifications/cancelled`
+            // message on stdio and in the 2025 era, closing the response stream over 2026-07-28
+            // HTTP (MCP 2026-07-28 `basic/patterns/cancellation`). The `completed` event with
+            // `ABORTED` is what stays.
+            if msg.get("method").and_then(Value::as_str) == Some("notifications/cancelled")
+                && m.get("dir").and_then(Value::as_str) == Some("out")
+            {
                 continue;
             }
             let mut msg = msg.clone();
