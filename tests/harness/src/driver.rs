@@ -51,9 +51,12 @@ enum Transport {
 /// decodes the same bytes itself).
 enum BodyTap {
     Json(Vec<u8>),
-    Sse(sse::Decoder),
+    Sse(Box<sse::Decoder>),
     Ignore,
 }
+
+/// One progress notification as the session reported it: (progress, total, message).
+pub type ProgressNote = (f64, Option<f64>, Option<String>);
 
 /// How a user-level operation ended, with its progress.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,7 +64,7 @@ pub struct Outcome {
     /// The result or error.
     pub result: Result<Value, ProtocolError>,
     /// Progress events, in order: (progress, total, message).
-    pub progress: Vec<(f64, Option<f64>, Option<String>)>,
+    pub progress: Vec<ProgressNote>,
 }
 
 /// Limits of the driver itself.
@@ -93,7 +96,7 @@ pub struct Client {
     taps: HashMap<ExchangeId, BodyTap>,
     stdout_tap: ndjson::Decoder,
     done: HashMap<OpId, Result<Value, ProtocolError>>,
-    progress: HashMap<OpId, Vec<(f64, Option<f64>, Option<String>)>>,
+    progress: HashMap<OpId, Vec<ProgressNote>>,
     answers: HashMap<OpId, VecDeque<Value>>,
     unanswered: VecDeque<(InputId, Option<OpId>, String)>,
     stdio_closed: bool,
@@ -550,10 +553,8 @@ impl Client {
     fn tap_body(&mut self, ex: ExchangeId, bytes: &[u8]) {
         let mut msgs = Vec::new();
         match self.taps.get_mut(&ex) {
-            Some(BodyTap::Json(buf)) => {
-                if buf.len() + bytes.len() <= TAP_LIMIT {
-                    buf.extend_from_slice(bytes);
-                }
+            Some(BodyTap::Json(buf)) if buf.len() + bytes.len() <= TAP_LIMIT => {
+                buf.extend_from_slice(bytes);
             }
             Some(BodyTap::Sse(dec)) => {
                 for ev in dec.feed(bytes).flatten() {
@@ -597,7 +598,7 @@ impl Client {
 fn tap_for(head: &ResponseHead, cfg: sse::DecoderConfig) -> BodyTap {
     let ct = head.header("content-type").unwrap_or("");
     if is_event_stream(ct) && (200..300).contains(&head.status) {
-        BodyTap::Sse(sse::Decoder::new(cfg))
+        BodyTap::Sse(Box::new(sse::Decoder::new(cfg)))
     } else if is_json(ct) {
         // Error statuses with a JSON-RPC error body are messages too.
         BodyTap::Json(Vec::new())
