@@ -111,8 +111,20 @@ fn parse_args(raw: Vec<OsString>) -> Result<Args, HarnessError> {
         (Some(_), Some(_), _) => return Err(usage("give either --url or --stdio, not both")),
         _ => return Err(usage("give --url <url> or --stdio -- <program> [args..]")),
     }
-    if a.command.is_empty() {
-        return Err(usage("missing command (tools, call, scenario)"));
+    match a
+        .command
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["tools"] | ["call", _, _] | ["scenario", _] => {}
+        [] => return Err(usage("missing command (tools, call, scenario)")),
+        other => {
+            return Err(usage(&format!(
+                "unknown command or wrong arguments: {other:?}"
+            )))
+        }
     }
     Ok(a)
 }
