@@ -247,9 +247,16 @@ pub fn normalise(raw: &[Value]) -> Vec<Value> {
     out.into_iter().map(canonical).collect()
 }
 
-/// The same value with every object's keys sorted, so printed transcripts line up.
+/// The same value with every object's keys sorted, so printed transcripts line up, and every
+/// integral float written as an integer (`4.0` -> `4`), as a JavaScript recorder would write it.
 pub fn canonical(v: Value) -> Value {
     match v {
+        Value::Number(n) if n.is_f64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+                Value::from(f as i64)
+            }
+            _ => Value::Number(n),
+        },
         Value::Object(m) => {
             let mut entries: Vec<(String, Value)> = m.into_iter().collect();
             entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -475,7 +482,7 @@ mod tests {
                 json!({"step": 0, "do": {"op": "call"}}),
                 json!({"dir": "out", "msg": {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "x"}}}),
                 json!({"dir": "in", "msg": {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1}}}),
-                json!({"event": "progress", "step": 0, "progress": 1.0}),
+                json!({"event": "progress", "step": 0, "progress": 1}),
                 json!({"dir": "in", "msg": {"jsonrpc": "2.0", "result": {"content": []}}}),
                 json!({"event": "completed", "step": 0, "result": {"content": []}}),
             ]
