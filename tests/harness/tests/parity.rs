@@ -84,4 +84,6 @@ scenarios! {
     everything_prompts => "everything-prompts.json",
     everything_resources => "everything-resources.json",
     everything_progress => "everything-progress.json",
+    everything_cancel => "everything-cancel.json",
+    python_legacy_cancel => "python-legacy-cancel.json",
 }
