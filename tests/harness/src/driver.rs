@@ -310,19 +310,20 @@ impl Client {
             if done(self) {
                 return Ok(());
             }
-            let now = self.now();
-            if let Some(t) = self.session.poll_timeout() {
-                if t <= now {
-                    self.session.handle_timeout(now);
-                    continue;
-                }
-            }
+            // Checked before timers too, so a deadline that stays due cannot spin forever.
             let left = give_up.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(HarnessError::Stalled {
                     what: "the operation".into(),
                     after_ms: u64::try_from(bound.as_millis()).unwrap_or(u64::MAX),
                 });
+            }
+            let now = self.now();
+            if let Some(t) = self.session.poll_timeout() {
+                if t <= now {
+                    self.session.handle_timeout(now);
+                    continue;
+                }
             }
             let wait = match self.session.poll_timeout() {
                 Some(t) => left.min(Duration::from_millis(t.saturating_sub(now))),
