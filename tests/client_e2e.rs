@@ -586,14 +586,34 @@ async fn snapshot_survives_a_new_client_without_a_round_trip() {
                 t2.borrow_mut().push(s(&r, "body"));
             }
         });
-        let opts = obj(&[("protocol", protocol.into()), ("onTraffic", on_traffic.as_ref().clone()), ("openGetStream", false.into())]);
-        let restored = McpClient::restore(url.clone(), js_sys::JSON::parse(&stored.as_string().unwrap()).unwrap(), opts).unwrap();
+        let opts = obj(&[
+            ("protocol", protocol.into()),
+            ("onTraffic", on_traffic.as_ref().clone()),
+            ("openGetStream", false.into()),
+        ]);
+        let restored = McpClient::restore(
+            url.clone(),
+            js_sys::JSON::parse(&stored.as_string().unwrap()).unwrap(),
+            opts,
+        )
+        .unwrap();
         assert_eq!(restored.era(), c.era());
         assert_eq!(restored.session_id(), c.session_id());
-        let r = wait(restored.call_tool("echo".into(), json(serde_json::json!({"message": "again"})), JsValue::UNDEFINED)).await.unwrap();
+        let r = wait(restored.call_tool(
+            "echo".into(),
+            json(serde_json::json!({"message": "again"})),
+            JsValue::UNDEFINED,
+        ))
+        .await
+        .unwrap();
         assert_eq!(s(&r, "content.0.text"), "again");
         let bodies = traffic.borrow().clone();
-        assert!(bodies.iter().all(|b| !b.contains("initialize") && !b.contains("server/discover")), "{bodies:?}");
+        assert!(
+            bodies
+                .iter()
+                .all(|b| !b.contains("initialize") && !b.contains("server/discover")),
+            "{bodies:?}"
+        );
         wait(restored.close()).await.unwrap();
     }
 }

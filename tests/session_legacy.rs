@@ -403,7 +403,7 @@ fn server_requests_on_a_post_stream_are_surfaced_and_answered_by_post() {
         Event::InputRequest {
             input,
             method,
-            op: None,
+            op: Some(_),
             params,
         } if method == "elicitation/create" && params["message"] == "name?" => Some(*input),
         _ => None,
@@ -625,4 +625,50 @@ fn restore_resumes_the_session_and_the_get_stream_from_last_event_id() {
         Some("sess-1")
     );
     assert!(!q.methods().contains(&"initialize".to_string()));
+}
+
+#[test]
+fn a_server_request_on_a_post_stream_belongs_to_its_op_and_pauses_its_timeout() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, ""),
+            "initialize" => Reply::result(&id, init_result()).header("mcp-session-id", "s"),
+            "notifications/initialized" | "<response>" => Reply::accepted(),
+            "tools/call" => Reply::sse(&[json!({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {"message": "?"}})]).open(),
+            _ => Reply::status(405, ""),
+        }
+    };
+    let mut c = cfg();
+    c.request_timeout_ms = Some(1_000);
+    let mut p = Pair::new(c, server);
+    p.session.connect(0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "ask"}),
+        RequestOptions::default(),
+        0,
+    );
+    p.pump();
+    let input = p.events.iter().find_map(|e| match e {
+        Event::InputRequest {
+            input, op: Some(o), ..
+        } if *o == op => Some(*input),
+        _ => None,
+    });
+    let input = input.expect("the input names its op");
+    p.advance(10_000);
+    assert!(
+        p.completed(op).is_none(),
+        "no inactivity timeout while the user answers"
+    );
+    p.session
+        .answer_input(input, Ok(json!({"action": "decline"})), p.now)
+        .unwrap();
+    p.pump();
+    p.advance(1_000);
+    assert!(
+        matches!(p.err(op), ProtocolError::Timeout { .. }),
+        "the timeout runs again after the answer"
+    );
 }

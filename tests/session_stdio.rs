@@ -247,3 +247,39 @@ fn process_exit_fails_every_request_promptly() {
     );
     assert!(t.events.contains(&Event::Closed));
 }
+
+#[test]
+fn a_modern_server_answering_the_probe_late_is_still_found_modern() {
+    // The server answers discover only after the probe timeout, and refuses initialize with
+    // -32022 listing 2026-07-28: the session goes back to discover once.
+    let mut discovers = 0;
+    let mut t = Stdio::new(move |m| match m["method"].as_str() {
+        Some("server/discover") => {
+            discovers += 1;
+            if discovers == 1 {
+                vec![] // too late: answered after the probe gave up (never, here)
+            } else {
+                ok(
+                    &m["id"],
+                    json!({"supportedVersions": ["2026-07-28"], "capabilities": {}}),
+                )
+            }
+        }
+        Some("initialize") => vec![
+            json!({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2026-07-28"], "requested": "2025-11-25"}}}),
+        ],
+        _ => vec![],
+    });
+    let c = t.s.connect(0);
+    t.pump();
+    t.advance(5_000);
+    assert!(
+        matches!(t.result(c), Some(Ok(v)) if v["era"] == "modern"),
+        "{:?}",
+        t.result(c)
+    );
+    assert_eq!(
+        t.methods(),
+        ["server/discover", "initialize", "server/discover"]
+    );
+}

@@ -455,7 +455,10 @@ impl Client {
 
     /// Rebuilds a connected client from a [`SessionSnapshot`] without a round trip (a fresh
     /// isolate after eviction). The snapshot must be of `options.session.endpoint`.
-    pub fn restore(options: ClientOptions, snapshot: SessionSnapshot) -> Result<Client, ProtocolError> {
+    pub fn restore(
+        options: ClientOptions,
+        snapshot: SessionSnapshot,
+    ) -> Result<Client, ProtocolError> {
         let epoch = now_ms();
         let session = Session::restore(options.session.clone(), snapshot, 0)?;
         let client = Client::build(options, session, epoch);

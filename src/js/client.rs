@@ -323,8 +323,9 @@ impl McpClient {
     /// evict isolates: Workers, Durable Objects). `url` and `options` as for `connect`.
     pub fn restore(url: String, snapshot: JsValue, options: JsValue) -> Result<McpClient, JsValue> {
         let session = session_config(&url, &options)?;
-        let snap: crate::proto::session::SessionSnapshot = serde_json::from_value(from_js(&snapshot)?)
-            .map_err(|e| invalid_argument(&format!("not a snapshot: {e}")))?;
+        let snap: crate::proto::session::SessionSnapshot =
+            serde_json::from_value(from_js(&snapshot)?)
+                .map_err(|e| invalid_argument(&format!("not a snapshot: {e}")))?;
         let opts = ClientOptions {
             session,
             fetch: get_fn(&options, "fetch")?,
@@ -332,7 +333,10 @@ impl McpClient {
             observer: traffic_observer(&options)?,
         };
         let client = Client::restore(opts, snap).map_err(|e| error_to_js(&e))?;
-        Ok(McpClient { client, tools: Rc::new(RefCell::new(HashMap::new())) })
+        Ok(McpClient {
+            client,
+            tools: Rc::new(RefCell::new(HashMap::new())),
+        })
     }
 
     /// The client's durable state as plain JSON: era, version, server info, 2025 session id and

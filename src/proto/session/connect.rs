@@ -115,7 +115,8 @@ impl Session {
                 ..
             })
         );
-        if !(self.is_stdio() && probing && self.cfg.protocol == ProtocolChoice::Auto) {
+        let retried = self.ops.get(&op).is_some_and(|o| o.version_retry_used);
+        if !(self.is_stdio() && probing && !retried && self.cfg.protocol == ProtocolChoice::Auto) {
             return false;
         }
         self.abort_op(op, now);
@@ -282,6 +283,22 @@ impl Session {
                 if auto && (400..500).contains(status) && *status != 401 && *status != 403 =>
             {
                 self.set_step(op, ConnectStep::Initialize, Some(LEGACY_VERSIONS[0].into()));
+                self.drive_connect(op, now)
+            }
+            // `initialize` refused by a modern-only server (a stdio probe that answered after its
+            // timeout ends here): back to discover once, without the probe timeout.
+            (ConnectStep::Initialize, Failure::Rpc { error, .. })
+                if auto
+                    && error.code == crate::proto::jsonrpc::codes::UNSUPPORTED_PROTOCOL_VERSION
+                    && supported_versions(error.data.as_ref())
+                        .iter()
+                        .any(|v| v == MODERN_VERSION)
+                    && !self.ops.get(&op).is_some_and(|o| o.version_retry_used) =>
+            {
+                if let Some(o) = self.ops.get_mut(&op) {
+                    o.version_retry_used = true;
+                }
+                self.set_step(op, ConnectStep::Discover, Some(MODERN_VERSION.into()));
                 self.drive_connect(op, now)
             }
             // `initialize` refused with a bare 400/404/405: maybe a 2024-11-05 HTTP+SSE server.

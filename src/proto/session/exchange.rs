@@ -421,7 +421,7 @@ impl Session {
                     now,
                 )
             }
-            Message::Request(r) => self.server_request(r, now),
+            Message::Request(r) => self.server_request(r, id, now),
             Message::Notification(n) => self.notification(n, now),
         }
     }
@@ -657,11 +657,16 @@ impl Session {
         let gone: Vec<_> = self
             .inputs
             .iter()
-            .filter(|(_, s)| matches!(s, InputSlot::ServerRequest { id } if id == rid))
+            .filter(|(_, s)| matches!(s, InputSlot::ServerRequest { id, .. } if id == rid))
             .map(|(k, _)| *k)
             .collect();
         for input in gone {
-            self.inputs.remove(&input);
+            if let Some(InputSlot::ServerRequest { op: Some(op), .. }) = self.inputs.remove(&input)
+            {
+                if let Some(o) = self.ops.get_mut(&op) {
+                    o.awaiting_user = o.awaiting_user.saturating_sub(1);
+                }
+            }
             self.events.push_back(Event::InputCancelled { input });
         }
     }

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use super::exchange::{Exchange, Purpose};
 use super::{
-    ConnectStep, Era, Event, InputId, InputSlot, OpId, OpKind, Phase, ProtocolError,
+    ConnectStep, Era, Event, ExchangeId, InputId, InputSlot, OpId, OpKind, Phase, ProtocolError,
     RequestOptions, Session,
 };
 use crate::proto::http::{mime, names, HttpRequest, Method};
@@ -47,7 +47,7 @@ impl Session {
     }
 
     /// A server-to-client request (2025 era only: 2026 servers MUST NOT send them).
-    pub(super) fn server_request(&mut self, r: Request, _now: u64) {
+    pub(super) fn server_request(&mut self, r: Request, from: ExchangeId, _now: u64) {
         if self.era == Some(Era::Modern) {
             self.events.push_back(Event::Diagnostic {
                 message: format!(
@@ -66,12 +66,21 @@ impl Session {
             "elicitation/create" | "sampling/createMessage" | "roots/list" => {
                 let input = InputId(self.next_input);
                 self.next_input += 1;
+                // A request on a request's stream belongs to that request (MCP 2025-11-25
+                // `basic/transports`: "related to the originating client request").
+                let op = match self.exchanges.get(&from).map(|x| &x.purpose) {
+                    Some(Purpose::Rpc { op, .. } | Purpose::Resume { op }) => Some(*op),
+                    _ => None,
+                };
+                if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
+                    o.awaiting_user += 1;
+                }
                 self.inputs
-                    .insert(input, InputSlot::ServerRequest { id: r.id });
+                    .insert(input, InputSlot::ServerRequest { id: r.id, op });
                 let params = r.params.unwrap_or(Value::Object(Map::new()));
                 self.events.push_back(Event::InputRequest {
                     input,
-                    op: None,
+                    op,
                     method: r.method,
                     params,
                 });

@@ -122,6 +122,8 @@ struct Op {
     resume_from: Option<String>,
     retry_ms: Option<u64>,
     attempts: u32,
+    /// 2025-era server requests of this op that wait for the user (pause the inactivity timeout).
+    awaiting_user: u32,
     /// One-shot recoveries already used (each is tried at most once per op).
     header_retry_used: bool,
     version_retry_used: bool,
@@ -134,7 +136,7 @@ enum InputSlot {
     /// MRTR: a key of an `input_required` result of this op.
     Round { op: OpId, key: String },
     /// 2025 era: a server-to-client request to answer with a POSTed response.
-    ServerRequest { id: RequestId },
+    ServerRequest { id: RequestId, op: Option<OpId> },
 }
 
 /// The 2025-era standalone GET stream.
@@ -372,6 +374,7 @@ impl Session {
             resume_from: None,
             retry_ms: None,
             attempts: 0,
+            awaiting_user: 0,
             header_retry_used: false,
             version_retry_used: false,
             session_retry_used: false,
@@ -447,7 +450,10 @@ impl Session {
         let gone: Vec<InputId> = self
             .inputs
             .iter()
-            .filter(|(_, s)| matches!(s, InputSlot::Round { op: o, .. } if *o == op))
+            .filter(|(_, s)| match s {
+                InputSlot::Round { op: o, .. } => *o == op,
+                InputSlot::ServerRequest { op: o, .. } => *o == Some(op),
+            })
             .map(|(k, _)| *k)
             .collect();
         for input in gone {
@@ -515,7 +521,7 @@ impl Op {
         let waiting_for_user = match &self.kind {
             OpKind::Request(r) => r.round.as_ref().is_some_and(|r| !r.pending.is_empty()),
             _ => false,
-        };
+        } || self.awaiting_user > 0;
         let inner = if waiting_for_user || self.waiting_on.is_some() || self.wake_at.is_some() {
             None
         } else {

@@ -110,7 +110,11 @@ impl Session {
             .remove(&input)
             .ok_or(ProtocolError::UnknownInput)?;
         match slot {
-            InputSlot::ServerRequest { id } => {
+            InputSlot::ServerRequest { id, op } => {
+                if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
+                    o.awaiting_user = o.awaiting_user.saturating_sub(1);
+                    o.activity = now;
+                }
                 let msg = match answer {
                     Ok(result) => Message::Response(Response {
                         id,
