@@ -20,7 +20,7 @@ const serverUrl = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const protocol = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION || "auto";
 const context = parseContext(process.env.MCP_CONFORMANCE_CONTEXT);
-const started = Date.now();
+const started = performance.now();
 
 function parseContext(raw) {
   if (!raw) return {};
@@ -33,7 +33,7 @@ function parseContext(raw) {
 }
 
 function log(message) {
-  process.stdout.write(`[${String(Date.now() - started).padStart(5)} ms] ${message}\n`);
+  process.stdout.write(`[${(performance.now() - started).toFixed(0).padStart(5)} ms] ${message}\n`);
 }
 
 /** A value a person filling in a form would type for a field of this JSON Schema. */
@@ -83,9 +83,21 @@ const connectOptions = {
     return { action: "accept", content };
   },
 };
-if (process.env.MCP_EDGE_TRACE) {
-  connectOptions.onTraffic = (r) => process.stderr.write(`traffic ${JSON.stringify(r)}\n`);
-}
+// A timestamped one-line record of every HTTP exchange goes to stderr (the suite keeps it as
+// stderr.txt next to checks.json); MCP_EDGE_TRACE=1 logs headers and bodies too.
+connectOptions.onTraffic = (r) => {
+  const t = (performance.now() - started).toFixed(0).padStart(5);
+  if (process.env.MCP_EDGE_TRACE) {
+    process.stderr.write(`[${t} ms] traffic ${JSON.stringify(r)}\n`);
+    return;
+  }
+  const what =
+    r.type === "request" ? `${r.method}${r.headers.some(([k]) => k === "last-event-id") ? " (Last-Event-ID)" : ""}`
+    : r.type === "head" ? `HTTP ${r.status}`
+    : r.type === "body" ? `${r.text.length} chars`
+    : r.error ? `end: ${r.error}` : "end";
+  process.stderr.write(`[${t} ms] #${r.exchange} ${r.type} ${what}\n`);
+};
 
 function describe(result) {
   const text = (result.content ?? [])
