@@ -170,7 +170,8 @@ const flows = {
 
 async function main() {
   if (!/^https?:\/\//.test(serverUrl ?? "")) throw new Error(`usage: client.mjs <serverUrl> (got ${serverUrl})`);
-  log(`scenario ${scenario || "(none)"}, protocol ${protocol}, server ${serverUrl}`);
+  const t0 = new Date(performance.timeOrigin + started).toISOString();
+  log(`scenario ${scenario || "(none)"}, protocol ${protocol}, server ${serverUrl} (t=0 is ${t0})`);
   const client = await McpClient.connect(serverUrl, connectOptions);
   log(`connected: era ${client.era}, version ${client.protocolVersion}, server ${JSON.stringify(client.serverInfo)}`);
   try {
