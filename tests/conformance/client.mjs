@@ -12,6 +12,7 @@
 // Set MCP_EDGE_TRACE=1 to log every HTTP request/response the library makes (stderr).
 
 import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
 const { McpClient, isMcpError } = require("../../pkg/nodejs/mcp_edge.js");
@@ -81,6 +82,10 @@ const connectOptions = {
     const content = sampleArguments(params.requestedSchema, { skipDefaulted: true });
     log(`elicitation: "${params.message}" -> accept ${JSON.stringify(content)} (form defaults: ${JSON.stringify(extra.defaults)})`);
     return { action: "accept", content };
+  },
+  // The one root this process works in.
+  onRoots() {
+    return { roots: [{ uri: pathToFileURL(process.cwd()).href, name: "working directory" }] };
   },
 };
 // A timestamped one-line record of every HTTP exchange goes to stderr (the suite keeps it as
