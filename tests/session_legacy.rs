@@ -672,3 +672,50 @@ fn a_server_request_on_a_post_stream_belongs_to_its_op_and_pauses_its_timeout() 
         "the timeout runs again after the answer"
     );
 }
+
+#[test]
+fn a_notification_answered_with_200_and_a_body_counts_as_accepted() {
+    // MCP 2025-11-25 `basic/transports` says the server MUST answer an accepted notification with
+    // 202 and no body; some servers answer 200 with a JSON body (the conformance suite's
+    // `initialize` mock sends `{"jsonrpc":"2.0","result":{}}`, which has no id). Any 2xx accepts
+    // the notification; the body is not a response to anything and must not fail the connect.
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "initialize" => Reply::result(&id, init_result()),
+            "notifications/initialized" => Reply::json(json!({"jsonrpc": "2.0", "result": {}})),
+            "<response>" => Reply::sse_raw(": nothing to say\n\n"),
+            "tools/list" => Reply::result(&id, json!({"tools": []})),
+            "tools/call" => Reply::sse(&[
+                json!({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}),
+                json!({"jsonrpc": "2.0", "id": id, "result": {"content": []}}),
+            ]),
+            _ => Reply::status(405, ""),
+        }
+    };
+    let mut c = cfg();
+    c.protocol = ProtocolChoice::Exact("2025-11-25".into());
+    let mut p = Pair::new(c, server);
+    let op = p.session.connect(0);
+    p.pump();
+    assert_eq!(p.ok(op)["protocolVersion"], "2025-11-25");
+    assert!(p
+        .diagnostics()
+        .iter()
+        .any(|d| d.contains("notification") && d.contains("200")));
+    let list = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
+    p.pump();
+    assert_eq!(p.ok(list)["tools"], json!([]));
+    // A reply to a server request answered with a 200 event stream is accepted the same way.
+    let call = p.session.request(
+        "tools/call",
+        json!({"name": "x"}),
+        RequestOptions::default(),
+        0,
+    );
+    p.pump();
+    p.ok(call);
+    assert!(p.methods().contains(&"<response>".to_string()));
+}

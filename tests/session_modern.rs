@@ -974,3 +974,67 @@ fn restore_refuses_a_foreign_or_unconnected_snapshot() {
         matches!(mcp_edge::proto::session::Session::restore(cfg(), other, 0), Err(ProtocolError::InvalidConfig(m)) if m.contains("elsewhere"))
     );
 }
+
+#[test]
+fn unsupported_version_naming_our_version_is_retried_once_with_it() {
+    // MCP 2026-07-28 `basic/versioning`: on UnsupportedProtocolVersionError "the client retries
+    // with a mutually supported version". The server may list the version the client just sent
+    // (a load-balanced fleet mid-rollout; the conformance suite's `request-metadata` mock rejects
+    // the first request whatever it carries): retry once with it, on discover and on requests.
+    let mut rejections = 0;
+    let server = move |req: &mcp_edge::proto::http::HttpRequest| {
+        let id = id_of(req);
+        let method = method_of(req);
+        if (method == "server/discover" && rejections == 0)
+            || (method == "tools/list" && rejections == 1)
+        {
+            rejections += 1;
+            return Reply::error(
+                400,
+                &id,
+                -32022,
+                "Unsupported protocol version",
+                Some(json!({"supported": ["2026-07-28"], "requested": "2026-07-28"})),
+            );
+        }
+        modern_server(req)
+    };
+    let mut p = Pair::new(cfg(), server);
+    let op = p.session.connect(0);
+    p.pump();
+    assert_eq!(p.ok(op)["era"], "modern");
+    assert_eq!(p.methods(), ["server/discover", "server/discover"]);
+    let retry = p.last("server/discover");
+    assert_eq!(header(retry, "mcp-protocol-version"), Some("2026-07-28"));
+    assert_eq!(
+        params_of(retry)["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    let list = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
+    p.pump();
+    assert_eq!(p.ok(list)["tools"].as_array().unwrap().len(), 2);
+    assert_eq!(&p.methods()[2..], ["tools/list", "tools/list"]);
+}
+
+#[test]
+fn unsupported_version_is_retried_at_most_once() {
+    let server = |req: &mcp_edge::proto::http::HttpRequest| {
+        Reply::error(
+            400,
+            &id_of(req),
+            -32022,
+            "Unsupported protocol version",
+            Some(json!({"supported": ["2026-07-28"], "requested": "2026-07-28"})),
+        )
+    };
+    let mut p = Pair::new(cfg(), server);
+    let op = p.session.connect(0);
+    p.pump();
+    assert!(matches!(
+        p.err(op),
+        ProtocolError::UnsupportedProtocolVersion { .. }
+    ));
+    assert_eq!(p.methods(), ["server/discover", "server/discover"]);
+}

@@ -251,8 +251,19 @@ impl Session {
                     && is_modern_error(error, 400) =>
             {
                 let supported = supported_versions(error.data.as_ref());
-                // A modern server: stay modern if we share a modern version, else take the newest
-                // shared legacy version through `initialize`.
+                // A modern server: stay modern if we share a modern version ("the client retries
+                // with a mutually supported version", MCP 2026-07-28 `basic/versioning`; once,
+                // even when it is the version just sent), else take the newest shared legacy
+                // version through `initialize`.
+                let retry_modern = supported.iter().any(|s| s == MODERN_VERSION)
+                    && !self.ops.get(&op).is_some_and(|o| o.version_retry_used);
+                if retry_modern {
+                    if let Some(o) = self.ops.get_mut(&op) {
+                        o.version_retry_used = true;
+                    }
+                    self.set_step(op, ConnectStep::Discover, Some(MODERN_VERSION.into()));
+                    return self.drive_connect(op, now);
+                }
                 if let Some(v) = LEGACY_VERSIONS
                     .iter()
                     .find(|v| supported.iter().any(|s| s == *v))

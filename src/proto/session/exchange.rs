@@ -168,6 +168,28 @@ impl Session {
                 }
             }
         }
+        let body_kind = matches!(
+            kind,
+            ResponseKind::Json | ResponseKind::EventStream | ResponseKind::UnexpectedContentType
+        );
+        if body_kind && matches!(purpose, Purpose::Notify { .. } | Purpose::Reply) {
+            // A 2xx accepts a notification or a response (MCP 2025-11-25 `basic/transports`
+            // "Sending Messages to the Server": the server MUST answer 202 with no body). A body
+            // sent anyway answers no request, so it is not read and fails nothing.
+            let status = self
+                .exchanges
+                .get(&id)
+                .and_then(|e| e.head.as_ref())
+                .map_or(200, |h| h.status);
+            self.abort_exchange(id);
+            self.events.push_back(Event::Diagnostic {
+                message: format!(
+                    "the server answered a notification or response with HTTP {status} and a body instead of 202; treated as accepted"
+                ),
+            });
+            self.accepted(&purpose, now);
+            return;
+        }
         match (&purpose, kind) {
             (_, ResponseKind::Accepted) => {}
             (Purpose::GetStream, ResponseKind::HttpError { status }) => {

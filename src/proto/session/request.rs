@@ -670,7 +670,8 @@ impl Session {
                 let lister = self.internal_list_tools(now);
                 self.wait_for(op, lister);
             }
-            // -32022: retry once with a mutually supported modern version.
+            // -32022: retry once with a mutually supported modern version (MCP 2026-07-28
+            // `basic/versioning`), even when the server lists the version just sent.
             Failure::Rpc { error, .. }
                 if era == Some(Era::Modern)
                     && error.code == codes::UNSUPPORTED_PROTOCOL_VERSION
@@ -680,7 +681,7 @@ impl Session {
                 let supported = supported_versions(error.data.as_ref());
                 if let Some(v) = supported
                     .iter()
-                    .find(|v| v.as_str() == super::MODERN_VERSION && **v != self.version)
+                    .find(|v| v.as_str() == super::MODERN_VERSION)
                 {
                     self.version = v.clone();
                     self.drive(op, now);

