@@ -278,6 +278,23 @@ describe("playground against server-everything and the Python 2026 server", () =
 });
 
 describe("adding servers by hand", () => {
+  test("without ?autoconnect=0 the pre-filled servers connect on load (the demo mode)", async () => {
+    const p = await openPlayground(browser.context, "");
+    try {
+      for (const name of ["everything", "py2026"]) {
+        await p.page.locator(`.server-card[data-server="${name}"][data-state="connected"]`).waitFor({ timeout: 30_000 });
+      }
+      // A ?server= query parameter replaces the defaults.
+      await p.page.goto(`${env("PLAYGROUND_URL")}?autoconnect=0&server=${encodeURIComponent(env("PY2026_URL"))}`);
+      await p.page.waitForSelector("body[data-ready=true]");
+      assert.equal(await p.page.locator(".server-card").count(), 1);
+      assert.ok((await p.page.locator(".server-card .url").innerText()).includes(env("PY2026_URL")));
+      assert.deepEqual(p.unexpected(), []);
+    } finally {
+      await p.page.close();
+    }
+  });
+
   test("a server without CORS gets the library's diagnosis", async () => {
     const p = await openPlayground(browser.context, "?autoconnect=0");
     try {
@@ -292,9 +309,14 @@ describe("adding servers by hand", () => {
       await p.page.getByRole("button", { name: "Add and connect" }).click();
       const c = card(p.page, "nocors");
       await p.page.locator('.server-card[data-server="nocors"][data-state="error"]').waitFor({ timeout: 20_000 });
-      assert.equal(await c.locator(".error-box").getAttribute("data-code"), "CORS");
-      const diagnosis = await c.locator(".diagnosis").innerText();
-      assert.match(diagnosis, /Access-Control-Allow-Origin/);
+      assert.equal(await c.locator(".last-error").getAttribute("data-code"), "CORS");
+      // The selected server's panel shows the library's diagnosis: which headers the server must send.
+      const box = p.page.locator("#panel-tools .error-box");
+      assert.equal(await box.getAttribute("data-code"), "CORS");
+      const diagnosis = await box.locator(".diagnosis").innerText();
+      assert.match(diagnosis, /Access-Control-Allow-Origin: http:\/\/127\.0\.0\.1:\d+/);
+      assert.match(diagnosis, /Access-Control-Allow-Headers: .*mcp-protocol-version/);
+      assert.match(diagnosis, /Access-Control-Expose-Headers: .*mcp-session-id/);
       await screenshot(p.page, "13-cors-diagnosis");
       const stray = p.unexpected();
       assert.deepEqual(stray, []);

@@ -8,7 +8,6 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$root"
-export PATH="$HOME/.cargo/bin:$PATH"
 
 # 1. playwright-core, exactly as locked (no browser download: we use Debian's /usr/bin/chromium).
 want=$(node -p "require('$here/package-lock.json').packages['node_modules/playwright-core'].version")
@@ -19,19 +18,16 @@ fi
 [ -x /usr/bin/chromium ] || { echo "run.sh: /usr/bin/chromium missing (apt-get install -y chromium)" >&2; exit 1; }
 
 # 2. The wasm package, rebuilt when anything it is built from is newer than the module.
-wasm=www/pkg/mcp_edge_bg.wasm
-if [ ! -f "$wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
-  echo "== building www/pkg (wasm-pack --target web)" >&2
-  wasm-pack build --release --target web --out-dir www/pkg >&2
-fi
+tests/demo/build-web.sh
 
 # 3. Servers, all on loopback; everything started here is stopped on exit.
-export MCP_TEST_RUN_DIR="${MCP_TEST_RUN_DIR:-$(mktemp -d)}"
+if [ -z "${MCP_TEST_RUN_DIR:-}" ]; then own_run_dir=$(mktemp -d); export MCP_TEST_RUN_DIR=$own_run_dir; fi
 cleanup() {
   [ -n "${static_pid:-}" ] && kill "$static_pid" 2>/dev/null || true
   exec {fixture_in}>&- 2>/dev/null || true
   [ -n "${fixture_pid:-}" ] && kill "$fixture_pid" 2>/dev/null || true
-  tests/servers/stop-all.sh >/dev/null 2>&1 || true
+  "$root/tests/servers/stop-all.sh" >/dev/null 2>&1 || true
+  [ -n "${own_run_dir:-}" ] && rm -rf "$own_run_dir"
 }
 trap cleanup EXIT
 tests/servers/start-all.sh >/dev/null

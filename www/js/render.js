@@ -76,6 +76,14 @@ export function renderToolResult(result, tool, opts = {}) {
   return h(`div.result${isError ? ".is-error" : ""}`, { role: isError ? "alert" : null }, parts);
 }
 
+/** The error message without the CORS diagnosis it embeds (that is shown on its own). */
+export function shortMessage(err) {
+  const message = err?.message ?? String(err);
+  if (!err?.diagnosis) return message;
+  const at = message.indexOf(err.diagnosis);
+  return at > 0 ? message.slice(0, at).replace(/[:\s]+$/, "") : message;
+}
+
 /** An McpError (or any thrown value), with every detail the library attached. */
 export function renderError(err) {
   const code = err?.code ?? "ERROR";
@@ -86,7 +94,7 @@ export function renderError(err) {
   return h(
     "div.error-box",
     { role: "alert", dataset: { code } },
-    h("p.error-title", {}, h("span.badge.bad", {}, code), " ", err?.message ?? String(err)),
+    h("p.error-title", {}, h("span.badge.bad", {}, code), " ", shortMessage(err)),
     err?.diagnosis ? h("div.diagnosis", {}, h("strong", {}, "CORS diagnosis: "), err.diagnosis) : null,
     rows.length ? h("dl.details", {}, rows) : null,
     err?.data !== undefined ? h("pre.json", {}, pretty(err.data)) : null,

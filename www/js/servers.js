@@ -3,7 +3,7 @@
 
 import { McpClient } from "../pkg/mcp_edge.js";
 import { h, replace } from "./dom.js";
-import { renderError } from "./render.js";
+import { shortMessage } from "./render.js";
 import { askElicitation, askSampling, askRoots } from "./dialogs.js";
 
 const MAX_EVENTS = 50;
@@ -206,7 +206,9 @@ export function serverCard(server) {
           h("div", {}, h("dt", {}, "tools"), h("dd.tool-count", {}, String(server.tools.length))),
           client.sessionId ? h("div", {}, h("dt", {}, "session"), h("dd", {}, h("code", {}, client.sessionId.slice(0, 12)), "…")) : null)
       : null,
-    server.lastError ? h("div.last-error", {}, h("span.hint", {}, "last error"), renderError(server.lastError)) : null,
+    server.lastError
+      ? h("p.last-error", { dataset: { code: server.lastError.code ?? "ERROR" } }, h("span.hint", {}, "last error "), h("span.badge.bad", {}, server.lastError.code ?? "ERROR"), " ", shortMessage(server.lastError))
+      : null,
     server.events.length
       ? h("details.events", { open: server.eventsOpen === true, ontoggle: (e) => { server.eventsOpen = e.target.open; } }, h("summary", {}, `events (${server.events.length})`), h("ol", {}, server.events.slice(-20).map((e) => h("li", {}, h("span.hint", {}, e.t), " ", e.text))))
       : null,

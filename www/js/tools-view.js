@@ -35,6 +35,7 @@ export function annotationBadges(tool) {
 export function renderTools(panel, entries, server) {
   if (!server) return replace(panel, h("p.hint", {}, "Add or select a server."));
   if (server.state !== "connected" && entries.length === 0) {
+    if (server.state === "error" && server.lastError) return replace(panel, h("h3", {}, `${server.name}: could not connect`), renderError(server.lastError));
     return replace(panel, h("p.hint", {}, server.state === "idle" ? `Connect ${server.name} to see its tools.` : `${server.name}: ${server.state}.`));
   }
   if (entries.length === 0) return replace(panel, h("p.hint", {}, `${server.name} has no tools.`));

@@ -55,19 +55,21 @@ export class TrafficLog {
   add(server, record) {
     const t = performance.now();
     const key = `${server}/${record.exchange}`;
-    if (record.type === "request") this.starts.set(key, t);
-    const start = this.starts.get(key);
+    const open = this.starts.get(key);
     if (record.type === "end") this.starts.delete(key);
     if (this.starts.size > MAX_RECORDS) this.starts.delete(this.starts.keys().next().value);
     const text = record.type === "request" ? record.body ?? "" : record.type === "body" ? record.text : "";
     const entry = {
       t,
-      since: start === undefined ? null : t - start,
+      since: open === undefined ? null : t - open.t,
+      request: open ?? null, // the exchange's request record: filters match whole exchanges
       server,
       dir: record.type === "request" ? "out" : "in",
       messages: jsonRpcIn(text).map(describeMessage),
       ...record,
     };
+    if (record.type === "request") this.starts.set(key, entry);
+    if (open && entry.messages.some((m) => /^(result|error) #/.test(m))) open.answered = true;
     this.records.push(entry);
     if (this.records.length > MAX_RECORDS) this.records.shift();
     if (this.list && this.matches(entry)) {
@@ -82,8 +84,8 @@ export class TrafficLog {
     if (f.server && e.server !== f.server) return false;
     if (f.dir && e.dir !== f.dir) return false;
     if (f.text) {
-      const hay = `${e.type} ${e.method ?? ""} ${e.url ?? ""} ${e.status !== undefined ? `HTTP ${e.status}` : ""} ${e.messages.join(" ")} ${e.body ?? ""} ${e.text ?? ""} ${e.error ?? ""} ${JSON.stringify(e.headers ?? [])}`.toLowerCase();
-      if (!hay.includes(f.text.toLowerCase())) return false;
+      const needle = f.text.toLowerCase();
+      return haystack(e).includes(needle) || (e.request !== null && haystack(e.request).includes(needle));
     }
     return true;
   }
@@ -92,10 +94,12 @@ export class TrafficLog {
     const headers = (e.headers ?? []).filter(isMcpHeader);
     let what;
     switch (e.type) {
-      case "request": what = [h("strong", {}, e.method), " ", h("span.url", {}, e.url)]; break;
+      case "request": what = [h("strong", {}, e.method), " ", h("span.url", { title: e.url }, shortUrl(e.url))]; break;
       case "head": what = [h(`span.status${e.status >= 400 ? ".bad" : ""}`, {}, `HTTP ${e.status}`), " ", contentType(e.headers)]; break;
       case "body": what = [h("span.hint", {}, `${e.text.length} chars`)]; break;
-      default: what = e.error ? h("span.bad", {}, `ended: ${e.error}`) : h("span.hint", {}, "ended");
+      default:
+        // The client closes a stream it no longer needs once the response is in: not a failure.
+        what = !e.error ? h("span.hint", {}, "ended") : e.request?.answered ? h("span.hint", {}, `closed after the response (${e.error})`) : h("span.bad", {}, `ended: ${e.error}`);
     }
     const body = e.type === "request" ? e.body : e.type === "body" ? e.text : null;
     return h(
@@ -162,13 +166,31 @@ export class TrafficLog {
   }
 
   exportJson() {
-    const data = this.records.map(({ messages, ...r }) => ({ ...r, t: Math.round(r.t * 1000) / 1000 }));
+    const data = this.records.map(({ messages, request, hay, answered, ...r }) => ({ ...r, t: Math.round(r.t * 1000) / 1000 }));
     const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
     const a = h("a", { href: URL.createObjectURL(blob), download: "mcp-traffic.json" });
     document.body.append(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+  }
+}
+
+/** Text a filter searches: kind, method, URL, "HTTP <status>", JSON-RPC methods, headers, body. */
+function haystack(e) {
+  if (!e.hay) {
+    e.hay = `${e.type} ${e.method ?? ""} ${e.url ?? ""} ${e.status !== undefined ? `HTTP ${e.status}` : ""} ${e.messages.join(" ")} ${e.body ?? ""} ${e.text ?? ""} ${e.error ?? ""} ${JSON.stringify(e.headers ?? [])}`.toLowerCase();
+  }
+  return e.hay;
+}
+
+/** The path (and query) of a URL; the full URL is in the row's tooltip. */
+function shortUrl(url) {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
   }
 }
 
