@@ -187,13 +187,40 @@ describe("playground against server-everything and the Python 2026 server", () =
     await mrtr.locator(".run[data-state=done]").waitFor({ timeout: 15_000 });
     assert.match(await mrtr.locator(".result").innerText(), /first=apple second=banana/);
 
+    // URL mode: the dialog shows the host and the full URL before consent; the link is never opened here.
+    const urlTool = await openTool(page, "everything", "trigger-url-elicitation");
+    const target = "http://127.0.0.1:9/consent?step=1";
+    await urlTool.locator('.field[data-path="url"] input').fill(target);
+    await urlTool.getByRole("button", { name: "Call tool" }).click();
+    const urlDialog = page.getByRole("dialog", { name: "The server asks you to open a link" });
+    await urlDialog.waitFor({ timeout: 15_000 });
+    assert.equal(await urlDialog.locator("a.elicit-url").getAttribute("href"), target);
+    assert.equal(await urlDialog.locator(".host").innerText(), "127.0.0.1:9");
+    await screenshot(page, "08b-url-elicitation-dialog");
+    await urlDialog.getByRole("button", { name: "Accept" }).click();
+    await urlTool.locator(".run[data-state=done]").waitFor({ timeout: 15_000 });
+    assert.match(await urlTool.locator(".result").innerText(), /completed the URL elicitation flow/);
+    // The error path (-32042) lists the URL to open in the error box.
+    await urlTool.locator('.field[data-path="errorPath"] input').check();
+    assert.equal(await callAndWait(urlTool), "failed");
+    assert.equal(await urlTool.locator(".url-elicitations a.elicit-url").count(), 1);
+    assert.match(await urlTool.locator(".error-box").innerText(), /-32042/);
+
     // Declining reaches the server too.
+    await openTool(page, "py2026", "mrtr_twice");
     await mrtr.getByRole("button", { name: "Call tool" }).click();
     const d = page.getByRole("dialog", { name: "The server asks for input" });
     await d.waitFor({ timeout: 15_000 });
     await d.getByRole("button", { name: "Decline" }).click();
     await mrtr.locator(".run[data-state=tool-error]").waitFor({ timeout: 15_000 });
     assert.match(await mrtr.locator(".result").innerText(), /not accepted: decline/);
+
+    // Keyboard: Escape dismisses the dialog as "cancel".
+    await mrtr.getByRole("button", { name: "Call tool" }).click();
+    await d.waitFor({ timeout: 15_000 });
+    await page.keyboard.press("Escape");
+    await mrtr.locator(".run[data-state=tool-error]").waitFor({ timeout: 15_000 });
+    assert.match(await mrtr.locator(".result").innerText(), /not accepted: cancel/);
   });
 
   test("sampling dialog: the user writes the model's reply", async () => {
@@ -214,7 +241,13 @@ describe("playground against server-everything and the Python 2026 server", () =
   test("resources and prompts tabs", async () => {
     const { page } = p;
     await card(page, "everything").locator("button.select").click();
-    await page.getByRole("tab", { name: "Resources" }).click();
+    // Tabs follow the WAI-ARIA pattern: arrow keys move between them.
+    await page.getByRole("tab", { name: "Tools" }).focus();
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await page.getByRole("tab", { name: "Resources" }).getAttribute("aria-selected"), "true");
+    assert.equal(await page.evaluate(() => document.activeElement.id), "tab-resources");
+    assert.ok(await page.locator("#panel-resources").isVisible());
+    assert.ok(!(await page.locator("#panel-tools").isVisible()));
     const panel = page.locator("#panel-resources");
     const firstRead = panel.locator(".resource-list button").first();
     await firstRead.waitFor({ timeout: 15_000 });

@@ -4,7 +4,7 @@
 
 import { h, pretty } from "./dom.js";
 import { schemaForm, FormError } from "./schema-form.js";
-import { renderBlock } from "./render.js";
+import { renderBlock, urlBlock } from "./render.js";
 
 let queue = Promise.resolve();
 
@@ -50,7 +50,7 @@ export function askElicitation(server, params, defaults) {
         "div",
         {},
         message,
-        h("p", {}, h("a", { href: params.url, target: "_blank", rel: "noopener noreferrer" }, params.url)),
+        urlBlock(params.url),
         h("div.buttons", {},
           h("button.primary", { type: "button", onclick: () => done({ action: "accept" }) }, "Accept"),
           h("button", { type: "button", onclick: () => done({ action: "decline" }) }, "Decline"),

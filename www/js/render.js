@@ -84,6 +84,33 @@ export function shortMessage(err) {
   return at > 0 ? message.slice(0, at).replace(/[:\s]+$/, "") : message;
 }
 
+/** A URL the server wants opened: the full URL and its host shown before any click (MCP
+ *  client/elicitation "URL mode": show the URL, get consent); only http(s) URLs become links. */
+export function urlBlock(url) {
+  let parsed = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    /* shown as text */
+  }
+  const safe = parsed && (parsed.protocol === "https:" || parsed.protocol === "http:");
+  return h(
+    "div.url-block",
+    {},
+    safe ? h("p", {}, "Opens ", h("strong.host", {}, parsed.host), parsed.protocol === "http:" ? h("span.badge.warn", {}, "not https") : null) : h("p.bad", {}, "Not an http(s) URL; not offered as a link."),
+    h("p", {}, safe ? h("a.elicit-url", { href: url, target: "_blank", rel: "noopener noreferrer" }, url) : h("code", {}, url)),
+  );
+}
+
+/** -32042 "URL elicitation required" (MCP client/elicitation): the links the server asks for. */
+function urlElicitations(err) {
+  const list = err?.rpcCode === -32042 && Array.isArray(err?.data?.elicitations) ? err.data.elicitations : [];
+  if (list.length === 0) return null;
+  return h("div.url-elicitations", {}, h("p", {}, "The server needs you to open:"),
+    list.map((e) => h("div", {}, e.message ? h("p", {}, e.message) : null, urlBlock(String(e.url ?? "")))),
+    h("p.hint", {}, "Then call the tool again."));
+}
+
 /** An McpError (or any thrown value), with every detail the library attached. */
 export function renderError(err) {
   const code = err?.code ?? "ERROR";
@@ -96,6 +123,7 @@ export function renderError(err) {
     { role: "alert", dataset: { code } },
     h("p.error-title", {}, h("span.badge.bad", {}, code), " ", shortMessage(err)),
     err?.diagnosis ? h("div.diagnosis", {}, h("strong", {}, "CORS diagnosis: "), err.diagnosis) : null,
+    urlElicitations(err),
     rows.length ? h("dl.details", {}, rows) : null,
     err?.data !== undefined ? h("pre.json", {}, pretty(err.data)) : null,
     err?.body ? h("details", {}, h("summary", {}, "response body"), h("pre", {}, err.body)) : null,

@@ -86,6 +86,8 @@ export async function connectServer(server) {
       headers: server.headers,
       protocol: server.protocol,
       clientInfo: { name: "mcp-edge-playground", version: "0.1.0" },
+      // The library declares `elicitation.form` for a handler; this page also answers URL mode.
+      capabilities: { elicitation: { form: {}, url: {} } },
       onTraffic: (record) => store.traffic?.add(server.name, record),
       onElicitation: (params, extra) => askElicitation(server.name, params, extra?.defaults),
       onSampling: (params) => askSampling(server.name, params),
