@@ -267,6 +267,15 @@ describe("playground against server-everything and the Python 2026 server", () =
     await form.getByLabel("city").fill("Lisbon");
     await form.getByRole("button", { name: "Get prompt" }).click();
     await prompts.locator(".prompt-output").getByText("What's weather in Lisbon?").waitFor({ timeout: 15_000 });
+    // Completions narrow the second argument by the first (completion/complete with context).
+    const team = prompts.locator('form[aria-label="Prompt completable-prompt"]');
+    await team.getByLabel("department").pressSequentially("Eng");
+    await page.waitForFunction(() => [...document.querySelectorAll("#panel-prompts datalist option")].some((o) => o.value === "Engineering"), null, { timeout: 10_000 });
+    await team.getByLabel("department").fill("Engineering");
+    await team.getByLabel("name").pressSequentially("A");
+    await page.waitForFunction(() => [...document.querySelectorAll("#panel-prompts datalist option")].some((o) => o.value === "Alice"), null, { timeout: 10_000 });
+    const nameOptions = await team.locator("datalist").nth(1).locator("option").evaluateAll((os) => os.map((o) => o.value));
+    assert.deepEqual(nameOptions, ["Alice"]);
     await screenshot(page, "11-prompts");
     await page.getByRole("tab", { name: "Tools" }).click();
   });

@@ -16,6 +16,34 @@ export function renderPrompts(panel, server) {
   );
 }
 
+const COMPLETE_DELAY_MS = 150;
+
+/** Suggestions from `completion/complete` (MCP server/utilities/completion) in a <datalist>. */
+function wireCompletion(client, p, inputs) {
+  if (!client.capabilities?.completions) return;
+  for (const { a, input } of inputs) {
+    const list = h("datalist", { id: `${input.id}-list` });
+    input.setAttribute("list", list.id);
+    input.after(list);
+    let timer = null;
+    let asked = 0;
+    input.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(async () => {
+        const ticket = ++asked;
+        const others = Object.fromEntries(inputs.filter((o) => o.input !== input && o.input.value !== "").map((o) => [o.a.name, o.input.value]));
+        try {
+          const r = await client.complete({ type: "ref/prompt", name: p.name }, { name: a.name, value: input.value }, { arguments: others });
+          if (ticket !== asked) return; // a newer keystroke asked again
+          replace(list, (r.completion?.values ?? []).slice(0, 100).map((v) => h("option", { value: v })));
+        } catch {
+          replace(list); // no suggestions; the field still takes any text
+        }
+      }, COMPLETE_DELAY_MS);
+    });
+  }
+}
+
 function promptForm(client, p, out) {
   const inputs = (p.arguments ?? []).map((a) => ({ a, input: h("input", { id: nextId("arg"), required: a.required === true, autocomplete: "off" }) }));
   const form = h("form.prompt", { "aria-label": `Prompt ${p.name}` },
@@ -24,6 +52,7 @@ function promptForm(client, p, out) {
       h("label", { for: input.id }, a.name, a.required ? h("span.req", { "aria-hidden": "true" }, " *") : null), input,
       a.description ? h("small.hint", {}, a.description) : null)),
     h("button.small", { type: "submit" }, "Get prompt"));
+  wireCompletion(client, p, inputs);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const args = {};
