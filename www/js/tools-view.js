@@ -4,7 +4,7 @@
 // the rendered result. Views are kept per tool so a running call survives switching tools.
 // `entries` is a list of {server, tool}: a pool view can pass tools of every server.
 
-import { h, replace, pretty, formatMs } from "./dom.js";
+import { h, replace, pretty, formatMs, nextId } from "./dom.js";
 import { schemaForm, FormError } from "./schema-form.js";
 import { renderToolResult, renderError } from "./render.js";
 import { qualifiedToolName } from "./names.js";
@@ -80,7 +80,7 @@ function buildDetail({ server, tool }, view) {
   } catch (err) {
     formError = err;
   }
-  const rawId = `raw-${view.key.replace(/[^A-Za-z0-9]/g, "-")}`;
+  const rawId = nextId("tool");
   const raw = h("textarea.json.raw-args", { id: rawId, rows: 8, spellcheck: "false", hidden: true, "aria-label": "Arguments as JSON" });
   const rawToggle = h("input", { type: "checkbox", id: `${rawId}-toggle` });
   const errorLine = h("p.form-error", { role: "alert" });
