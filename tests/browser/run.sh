@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Browser tests of the www/ playground: installs playwright-core (idempotent, pinned by the
+# committed lock), rebuilds the wasm `web` package into www/pkg when sources are newer, starts the
+# test servers (server-everything, the Python 2026/2025 server, the misbehaving fixture) and the
+# static server on 127.0.0.1, runs `node --test`, and stops everything it started.
+# Screenshots land in target/browser-screenshots/.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$root"
+
+# 1. playwright-core, exactly as locked (no browser download: we use Debian's /usr/bin/chromium).
+want=$(node -p "require('$here/package-lock.json').packages['node_modules/playwright-core'].version")
+have=$(node -p "try { require('$here/node_modules/playwright-core/package.json').version } catch { '' }")
+if [ "$want" != "$have" ]; then
+  (cd "$here" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >&2)
+fi
+[ -x /usr/bin/chromium ] || { echo "run.sh: /usr/bin/chromium missing (apt-get install -y chromium)" >&2; exit 1; }
+
+# 2. The wasm package, rebuilt when anything it is built from is newer than the module.
+tests/demo/build-web.sh
+
+# 3. Servers, all on loopback; everything started here is stopped on exit.
+if [ -z "${MCP_TEST_RUN_DIR:-}" ]; then own_run_dir=$(mktemp -d); export MCP_TEST_RUN_DIR=$own_run_dir; fi
+cleanup() {
+  [ -n "${static_pid:-}" ] && kill "$static_pid" 2>/dev/null || true
+  exec {fixture_in}>&- 2>/dev/null || true
+  [ -n "${fixture_pid:-}" ] && kill "$fixture_pid" 2>/dev/null || true
+  "$root/tests/servers/stop-all.sh" >/dev/null 2>&1 || true
+  [ -n "${own_run_dir:-}" ] && rm -rf "$own_run_dir"
+}
+trap cleanup EXIT
+tests/servers/start-all.sh >/dev/null
+# shellcheck disable=SC1091
+. tests/servers/.ports.env
+coproc FIXTURE { exec node tests/servers/fixture/server.mjs; }
+fixture_pid=$FIXTURE_PID
+fixture_in=${FIXTURE[1]}
+read -r -t 15 banner <&"${FIXTURE[0]}"
+port_of() { sed -nE "s/.*\"$1\":([0-9]+).*/\1/p" <<<"$banner"; }
+
+static_out="$MCP_TEST_RUN_DIR/static.out"
+node tests/demo/serve-playground.mjs --server "everything=$EVERYTHING_URL" --server "py2026=$PY2026_URL" --protocol everything=2025-11-25 >"$static_out" &
+static_pid=$!
+for _ in $(seq 50); do [ -s "$static_out" ] && break; sleep 0.1; done
+PLAYGROUND_URL=$(head -1 "$static_out")
+[ -n "$PLAYGROUND_URL" ] || { echo "run.sh: static server did not start" >&2; exit 1; }
+
+export PLAYGROUND_URL EVERYTHING_URL PY2026_URL
+export FIXTURE_URL="http://127.0.0.1:$(port_of port)"
+export FIXTURE_NOCORS_URL="http://127.0.0.1:$(port_of nocorsPort)"
+export SCREENSHOT_DIR="$root/target/browser-screenshots"
+mkdir -p "$SCREENSHOT_DIR"
+echo "== playground at $PLAYGROUND_URL; screenshots in $SCREENSHOT_DIR" >&2
+cd "$here"
+node --test --test-concurrency=1 "$@" ./*.test.mjs

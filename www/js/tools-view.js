@@ -1,0 +1,215 @@
+// The Tools tab: the tool list of the selected server (title, description, annotation badges, the
+// qualified `mcp__<server>__<tool>` name) and, per tool, a form generated from its inputSchema with
+// a raw-JSON mode, Call/Cancel, a progress bar fed by progress notifications, elapsed time and
+// the rendered result. Views are kept per tool so a running call survives switching tools.
+// `entries` is a list of {server, tool}: a pool view can pass tools of every server.
+
+import { h, replace, pretty, formatMs, nextId } from "./dom.js";
+import { schemaForm, FormError } from "./schema-form.js";
+import { renderToolResult, renderError } from "./render.js";
+import { qualifiedToolName } from "./names.js";
+
+const views = new Map(); // `${server.id}/${tool.name}` -> {key, json, element}
+let selectedKey = null;
+
+/** Tools of one server as view entries. */
+export const toolEntries = (server) => server.tools.map((tool) => ({ server, tool }));
+
+const keyOf = ({ server, tool }) => `${server.id}/${tool.name}`;
+
+/** Annotation badges (MCP server/tools "Tool Annotations"; only hints the server set explicitly). */
+export function annotationBadges(tool) {
+  const a = tool.annotations ?? {};
+  const out = [];
+  if (a.readOnlyHint === true) out.push(["read-only", "ok"]);
+  if (a.readOnlyHint !== true && a.destructiveHint === true) out.push(["destructive", "bad"]);
+  if (a.readOnlyHint !== true && a.destructiveHint === false) out.push(["non-destructive", ""]);
+  if (a.idempotentHint === true) out.push(["idempotent", ""]);
+  if (a.openWorldHint === true) out.push(["open world", "warn"]);
+  if (a.openWorldHint === false) out.push(["closed world", ""]);
+  if (tool.outputSchema) out.push(["output schema", ""]);
+  return out.map(([label, tone]) => h(`span.badge${tone ? `.${tone}` : ""}`, {}, label));
+}
+
+/** Renders the tab for `entries`; `server` (may be null) only for the empty-state text. */
+export function renderTools(panel, entries, server) {
+  if (!server) return replace(panel, h("p.hint", {}, "Add or select a server."));
+  if (server.state !== "connected" && entries.length === 0) {
+    if (server.state === "error" && server.lastError) return replace(panel, h("h3", {}, `${server.name}: could not connect`), renderError(server.lastError));
+    return replace(panel, h("p.hint", {}, server.state === "idle" ? `Connect ${server.name} to see its tools.` : `${server.name}: ${server.state}.`));
+  }
+  if (entries.length === 0) return replace(panel, h("p.hint", {}, `${server.name} has no tools.`));
+  if (!entries.some((e) => keyOf(e) === selectedKey)) selectedKey = keyOf(entries[0]);
+  const list = h(
+    "ul.tool-list",
+    { "aria-label": "Tools" },
+    entries.map((e) => {
+      const key = keyOf(e);
+      return h("li", {}, h("button.tool-item", {
+        type: "button",
+        "aria-current": key === selectedKey ? "true" : null,
+        dataset: { tool: e.tool.name },
+        onclick: () => { selectedKey = key; renderTools(panel, entries, server); panel.querySelector(`.tool-item[data-tool="${CSS.escape(e.tool.name)}"]`)?.focus(); },
+      }, h("span.tool-title", {}, e.tool.title ?? e.tool.annotations?.title ?? e.tool.name), h("span.tool-badges", {}, annotationBadges(e.tool))));
+    }),
+  );
+  const entry = entries.find((e) => keyOf(e) === selectedKey);
+  const focused = document.activeElement;
+  replace(panel, h("div.tools", {}, list, detailFor(entry)));
+  if (focused instanceof HTMLElement && focused !== document.activeElement && focused.isConnected) focused.focus();
+}
+
+function detailFor(entry) {
+  const key = keyOf(entry);
+  const json = JSON.stringify(entry.tool);
+  let view = views.get(key);
+  if (!view || (view.json !== json && !view.running)) {
+    view = { key, json, running: false };
+    view.element = buildDetail(entry, view);
+    views.set(key, view);
+  }
+  return view.element;
+}
+
+function buildDetail({ server, tool }, view) {
+  const qualified = qualifiedToolName(server.name, tool.name);
+  let editor;
+  let formError = null;
+  try {
+    editor = schemaForm(tool.inputSchema ?? { type: "object" });
+  } catch (err) {
+    formError = err;
+  }
+  const rawId = nextId("tool");
+  const raw = h("textarea.json.raw-args", { id: rawId, rows: 8, spellcheck: "false", hidden: true, "aria-label": "Arguments as JSON" });
+  const rawToggle = h("input", { type: "checkbox", id: `${rawId}-toggle` });
+  const errorLine = h("p.form-error", { role: "alert" });
+  const callBtn = h("button.primary.call", { type: "submit" }, "Call tool");
+  const cancelBtn = h("button.cancel", { type: "button", disabled: true }, "Cancel");
+  const progress = h("progress.call-progress", { max: 1, "aria-label": "Call progress" });
+  progress.removeAttribute("value"); // indeterminate until the first notification
+  const progressText = h("span.progress-text", { "aria-live": "polite" });
+  const elapsed = h("output.elapsed", { "aria-label": "Elapsed time" });
+  const runLine = h("div.run", { hidden: true }, progress, progressText, elapsed);
+  const result = h("div.result-slot", { "aria-live": "polite" });
+  const formArea = h("div.form-area", {}, editor ? editor.element : h("p.hint", {}, `The schema could not be turned into a form (${formError?.message}); use raw JSON.`));
+
+  const useRaw = (on) => {
+    errorLine.textContent = "";
+    if (on) {
+      try {
+        raw.value = pretty(editor?.get() ?? {});
+      } catch {
+        raw.value = raw.value || "{}";
+      }
+    } else if (editor) {
+      try {
+        editor.set(JSON.parse(raw.value || "{}"));
+      } catch (err) {
+        errorLine.textContent = `Raw JSON is not valid, the form keeps its values (${err.message})`;
+      }
+    }
+    raw.hidden = !on;
+    formArea.hidden = on;
+  };
+  rawToggle.addEventListener("change", () => useRaw(rawToggle.checked));
+  if (!editor) {
+    rawToggle.checked = true;
+    rawToggle.disabled = true;
+    useRaw(true);
+  }
+
+  const args = () => {
+    if (rawToggle.checked) {
+      const v = JSON.parse(raw.value || "{}");
+      if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error("arguments must be a JSON object");
+      return v;
+    }
+    return editor.get() ?? {};
+  };
+
+  let controller = null;
+  const form = h("form.tool-form", { "aria-label": `Arguments of ${tool.name}` }, formArea, raw, errorLine,
+    h("div.buttons", {}, callBtn, cancelBtn,
+      h("span.raw-toggle", {}, rawToggle, h("label", { for: rawToggle.id }, "Edit as raw JSON"))));
+  cancelBtn.addEventListener("click", () => controller?.abort());
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    errorLine.textContent = "";
+    if (!rawToggle.checked && !form.reportValidity()) return;
+    let a;
+    try {
+      a = args();
+    } catch (err) {
+      errorLine.textContent = err.message;
+      if (err instanceof FormError) err.input?.focus();
+      return;
+    }
+    const client = server.client;
+    if (!client) {
+      errorLine.textContent = `${server.name} is not connected.`;
+      return;
+    }
+    controller = new AbortController();
+    view.running = true;
+    callBtn.disabled = true;
+    cancelBtn.disabled = false;
+    runLine.hidden = false;
+    runLine.dataset.state = "running";
+    progress.removeAttribute("value");
+    progress.max = 1;
+    progressText.textContent = "waiting for the server…";
+    replace(result);
+    const started = performance.now();
+    const tick = () => { elapsed.textContent = formatMs(performance.now() - started); };
+    tick();
+    const timer = setInterval(tick, 100);
+    let outcome;
+    try {
+      const r = await client.callTool(tool.name, a, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.total !== null && p.total > 0) {
+            progress.max = p.total;
+            progress.value = Math.min(p.progress, p.total);
+          } else {
+            progress.removeAttribute("value");
+          }
+          progressText.textContent = p.message ?? (p.total !== null ? `${p.progress} / ${p.total}` : `${p.progress}`);
+        },
+      });
+      outcome = r.isError ? "tool-error" : "done";
+      progress.max = 1;
+      progress.value = 1;
+      progressText.textContent = r.isError ? "finished with isError" : "done";
+      replace(result, renderToolResult(r, client.getTool(tool.name) ?? tool));
+    } catch (err) {
+      outcome = err?.code === "ABORTED" ? "cancelled" : "failed";
+      progressText.textContent = outcome === "cancelled" ? "cancelled" : "failed";
+      replace(result, renderError(err));
+    } finally {
+      clearInterval(timer);
+      tick();
+      elapsed.textContent = `${outcome === "cancelled" ? "cancelled after" : "took"} ${elapsed.textContent}`;
+      runLine.dataset.state = outcome;
+      view.running = false;
+      controller = null;
+      callBtn.disabled = false;
+      cancelBtn.disabled = true;
+    }
+  });
+
+  return h(
+    "section.tool-detail",
+    { "aria-labelledby": `${rawId}-h`, dataset: { tool: tool.name, server: server.name } },
+    h("h3", { id: `${rawId}-h` }, tool.title ?? tool.annotations?.title ?? tool.name),
+    h("p.names", {}, h("code.tool-name", {}, tool.name), " · ", h("code.qualified", { title: "the name a model sees" }, qualified)),
+    h("p.badges", {}, annotationBadges(tool)),
+    tool.description ? h("p.description", {}, tool.description) : null,
+    form,
+    runLine,
+    result,
+    h("details.schema", {}, h("summary", {}, "input schema"), h("pre.json", {}, pretty(tool.inputSchema ?? {})),
+      tool.outputSchema ? [h("h4", {}, "output schema"), h("pre.json", {}, pretty(tool.outputSchema))] : null),
+  );
+}
