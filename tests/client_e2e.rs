@@ -86,6 +86,23 @@ async fn sleep(ms: i32) {
     });
     JsFuture::from(p).await.unwrap();
 }
+/// The next notification of an iterator from `notifications()`, or a panic after `ms`.
+async fn next_within(it: &JsValue, ms: i32) -> JsValue {
+    let next: Function = get(it, "next").unchecked_into();
+    let step: Promise = next.call0(it).unwrap().unchecked_into();
+    let timeout = Promise::new(&mut |resolve, _| {
+        let set: Function = Reflect::get(&js_sys::global(), &"setTimeout".into()).unwrap().unchecked_into();
+        let late = Function::new_with_args("r", "return () => r('__timeout__')");
+        let cb = late.call1(&JsValue::NULL, &resolve).unwrap();
+        set.call2(&JsValue::NULL, &cb, &ms.into()).unwrap();
+    });
+    let r = wait(Promise::race(&Array::of2(&step, &timeout))).await.unwrap();
+    if r.as_string().as_deref() == Some("__timeout__") {
+        panic!("no notification within {ms} ms");
+    }
+    get(&r, "value")
+}
+
 fn tool_names(list: &JsValue) -> Vec<String> {
     Array::from(list).iter().map(|t| s(&t, "name")).collect()
 }
@@ -228,13 +245,9 @@ async fn everything_get_stream_delivers_a_notification() {
     .await
     .unwrap();
     let it = c.notifications();
-    let next: Function = get(&it, "next").unchecked_into();
     let mut got = false;
     for _ in 0..40 {
-        let step = wait(next.call0(&it).unwrap().unchecked_into())
-            .await
-            .unwrap();
-        let v = get(&step, "value");
+        let v = next_within(&it, 15_000).await;
         if s(&v, "type") == "notification" && s(&v, "method") == "notifications/message" {
             got = true;
             break;
@@ -427,15 +440,9 @@ async fn py_subscriptions_listen_receives_tools_list_changed() {
         obj(&[("signal", ac.signal().into())]),
     );
     let it = c.notifications();
-    let next: Function = get(&it, "next").unchecked_into();
     // Wait for the acknowledgement before changing the list.
     loop {
-        let v = get(
-            &wait(next.call0(&it).unwrap().unchecked_into())
-                .await
-                .unwrap(),
-            "value",
-        );
+        let v = next_within(&it, 15_000).await;
         if s(&v, "method") == "notifications/subscriptions/acknowledged" {
             break;
         }
@@ -449,12 +456,7 @@ async fn py_subscriptions_listen_receives_tools_list_changed() {
     .await
     .unwrap();
     loop {
-        let v = get(
-            &wait(next.call0(&it).unwrap().unchecked_into())
-                .await
-                .unwrap(),
-            "value",
-        );
+        let v = next_within(&it, 15_000).await;
         if s(&v, "method") == "notifications/tools/list_changed" {
             break;
         }

@@ -86,7 +86,9 @@ fn session_config(url: &str, options: &JsValue) -> Result<SessionConfig, JsValue
         caps.entry("roots").or_insert(json!({"listChanged": false}));
     }
     cfg.capabilities = Value::Object(caps);
-    cfg.known_era = ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_of(url)).copied());
+    if cfg.protocol == ProtocolChoice::Auto {
+        cfg.known_era = ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_of(url)).copied());
+    }
     if let Some(false) = get(options, "openGetStream").as_bool() {
         cfg.open_get_stream = false;
     }
@@ -311,8 +313,13 @@ impl McpClient {
             input_handler: input_handler(&options)?,
             observer: traffic_observer(&options)?,
         };
+        let auto = opts.session.protocol == ProtocolChoice::Auto;
         let (client, info) = Client::connect(opts).await.map_err(|e| error_to_js(&e))?;
-        ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_of(&url), info.era));
+        // Only detection teaches the cache: a version the caller pinned says nothing about what
+        // the server prefers.
+        if auto {
+            ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_of(&url), info.era));
+        }
         Ok(McpClient {
             client,
             tools: Rc::new(RefCell::new(HashMap::new())),
