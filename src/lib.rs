@@ -15,4 +15,5 @@
 #![forbid(unsafe_code)]
 
 pub mod proto;
+pub mod schema;
 pub mod transport;
