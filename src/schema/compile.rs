@@ -359,7 +359,7 @@ impl Compiler<'_> {
                 value: *b,
                 pointer: at,
             },
-            Value::Object(map) => Node::Keywords(Box::new(self.keywords(map, at, base, depth)?)),
+            Value::Object(map) => Node::Keywords(self.keywords(map, at, base, depth)?),
             _ => return Err(SchemaError::NotASchema { pointer: at }),
         };
         self.nodes[id] = Some(node);
@@ -389,11 +389,11 @@ impl Compiler<'_> {
         if items.is_empty() {
             return Err(invalid(at.to_owned(), "must not be empty"));
         }
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, c)| self.child(c, pointer::push_index(at, i), base, depth))
-            .collect()
+        let mut out = Vec::with_capacity(items.len());
+        for (i, c) in items.iter().enumerate() {
+            out.push(self.child(c, pointer::push_index(at, i), base, depth)?);
+        }
+        Ok(out)
     }
 
     fn child_map(
@@ -406,205 +406,317 @@ impl Compiler<'_> {
         let Value::Object(m) = v else {
             return Err(invalid(at.to_owned(), "must be an object of schemas"));
         };
-        m.iter()
-            .map(|(k, c)| Ok((k.clone(), self.child(c, pointer::push(at, k), base, depth)?)))
-            .collect()
+        let mut out = Vec::with_capacity(m.len());
+        for (k, c) in m {
+            let id = self.child(c, pointer::push(at, k), base, depth)?;
+            out.push((k.clone(), id));
+        }
+        Ok(out)
     }
 
+    /// Compiles the keywords of one object schema. The recursive path (subschema keywords) is
+    /// kept apart from the assertion keywords so its stack frames stay small: nesting must fit
+    /// a wasm stack.
     fn keywords(
         &mut self,
         map: &Map<String, Value>,
         at: String,
         base: &str,
         depth: usize,
-    ) -> Result<Keywords, SchemaError> {
-        let mut k = Keywords {
-            items_keyword: "items",
-            ..Keywords::default()
-        };
-        let ptr = |kw: &str| pointer::push(&at, kw);
+    ) -> Result<Box<Keywords>, SchemaError> {
+        let mut k = Box::<Keywords>::default();
+        k.items_keyword = "items";
         // Before 2019-09, `$ref` replaces its siblings (draft-07 Core § 8.3).
         let ref_only = self.dialect <= Dialect::Draft07 && map.contains_key("$ref");
         for kw in ["$ref", "$dynamicRef", "$recursiveRef"] {
             if let Some(v) = map.get(kw) {
+                let kw_at = pointer::push(&at, kw);
                 let Value::String(r) = v else {
-                    return Err(invalid(ptr(kw), "must be a string"));
+                    return Err(invalid(kw_at, "must be a string"));
                 };
-                let target = self.reference(r, &ptr(kw), base)?;
+                let target = self.reference(r, &kw_at, base)?;
                 k.refs.push(target);
             }
         }
-        if ref_only {
-            k.pointer = at;
-            return Ok(k);
-        }
-        for (kw, v) in map {
-            let p = || ptr(kw);
-            match kw.as_str() {
-                "type" => {
-                    let bits = match v {
-                        Value::String(s) => types::bit(s),
-                        Value::Array(names) if !names.is_empty() => {
-                            names.iter().try_fold(0u8, |acc, n| {
-                                n.as_str().and_then(types::bit).map(|b| acc | b)
-                            })
-                        }
-                        _ => None,
-                    };
-                    k.types = Some(bits.ok_or_else(|| {
-                        invalid(
-                            p(),
-                            "must be a type name or a non-empty array of type names",
-                        )
-                    })?);
+        if !ref_only {
+            for (kw, v) in map {
+                if !self.subschema_keyword(&mut k, map, kw, v, &at, base, depth)? {
+                    assertion_keyword(&mut k, kw, v, &at, self.limits.max_depth)?;
                 }
-                "enum" => {
-                    let Value::Array(values) = v else {
-                        return Err(invalid(p(), "must be an array"));
-                    };
-                    if exceeds_depth(v, self.limits.max_depth) {
-                        return Err(SchemaError::TooDeep {
-                            pointer: p(),
-                            limit: self.limits.max_depth,
-                        });
-                    }
-                    k.enumeration = Some(values.clone());
-                }
-                "const" => {
-                    if exceeds_depth(v, self.limits.max_depth) {
-                        return Err(SchemaError::TooDeep {
-                            pointer: p(),
-                            limit: self.limits.max_depth,
-                        });
-                    }
-                    k.constant = Some(v.clone());
-                }
-                "minimum" => k.minimum = Some(number(v, p())?),
-                "maximum" => k.maximum = Some(number(v, p())?),
-                "exclusiveMinimum" | "exclusiveMaximum" if v.is_boolean() => {} // draft-04, below
-                "exclusiveMinimum" => k.exclusive_minimum = Some(number(v, p())?),
-                "exclusiveMaximum" => k.exclusive_maximum = Some(number(v, p())?),
-                "multipleOf" => {
-                    let n = number(v, p())?;
-                    if n.as_f64() <= 0.0 {
-                        return Err(invalid(p(), "must be greater than 0"));
-                    }
-                    k.multiple_of = Some(n);
-                }
-                "minLength" => k.min_length = Some(count(v, p())?),
-                "maxLength" => k.max_length = Some(count(v, p())?),
-                "pattern" => {
-                    let Value::String(s) = v else {
-                        return Err(invalid(p(), "must be a string"));
-                    };
-                    let re = Regex::new(s).map_err(|e| regex_error(p(), e))?;
-                    k.pattern = Some((re, s.clone()));
-                }
-                "prefixItems" => k.prefix_items = self.child_list(v, &p(), base, depth)?,
-                "items" => {
-                    if v.is_array() {
-                        if map.contains_key("prefixItems") {
-                            return Err(invalid(p(), "must be a schema next to prefixItems"));
-                        }
-                        // draft 2019-09 and earlier: an array is a tuple; `additionalItems`
-                        // then covers the rest.
-                        k.prefix_items = self.child_list(v, &p(), base, depth)?;
-                        if let Some(extra) = map.get("additionalItems") {
-                            let extra_at = ptr("additionalItems");
-                            k.items = Some(self.child(extra, extra_at, base, depth)?);
-                            k.items_keyword = "additionalItems";
-                        }
-                    } else {
-                        k.items = Some(self.child(v, p(), base, depth)?);
-                    }
-                }
-                "contains" => k.contains = Some(self.child(v, p(), base, depth)?),
-                "minContains" => k.min_contains = Some(count(v, p())?),
-                "maxContains" => k.max_contains = Some(count(v, p())?),
-                "minItems" => k.min_items = Some(count(v, p())?),
-                "maxItems" => k.max_items = Some(count(v, p())?),
-                "uniqueItems" => {
-                    k.unique_items = v
-                        .as_bool()
-                        .ok_or_else(|| invalid(p(), "must be a boolean"))?;
-                }
-                "properties" => {
-                    k.properties = self.child_map(v, &p(), base, depth)?.into_iter().collect();
-                }
-                "patternProperties" => {
-                    let at = p();
-                    for (key, id) in self.child_map(v, &at, base, depth)? {
-                        let re = Regex::new(&key)
-                            .map_err(|e| regex_error(pointer::push(&at, &key), e))?;
-                        k.pattern_properties.push((re, key, id));
-                    }
-                }
-                "additionalProperties" => {
-                    k.additional_properties = Some(self.child(v, p(), base, depth)?);
-                }
-                "propertyNames" => k.property_names = Some(self.child(v, p(), base, depth)?),
-                "required" => k.required = strings(v, p())?,
-                "dependentRequired" => {
-                    let Value::Object(m) = v else {
-                        return Err(invalid(p(), "must be an object"));
-                    };
-                    for (key, names) in m {
-                        let names = strings(names, pointer::push(&p(), key))?;
-                        k.dependent_required.push((key.clone(), names));
-                    }
-                }
-                "dependentSchemas" => {
-                    k.dependent_schemas = self.child_map(v, &p(), base, depth)?;
-                }
-                "dependencies" => {
-                    // draft-07 § 6.5.7: an array means dependentRequired, a schema
-                    // dependentSchemas.
-                    let Value::Object(m) = v else {
-                        return Err(invalid(p(), "must be an object"));
-                    };
-                    for (key, dep) in m {
-                        let dep_at = pointer::push(&p(), key);
-                        if dep.is_array() {
-                            k.dependent_required
-                                .push((key.clone(), strings(dep, dep_at)?));
-                        } else {
-                            let id = self.child(dep, dep_at, base, depth)?;
-                            k.dependent_schemas.push((key.clone(), id));
-                        }
-                    }
-                }
-                "minProperties" => k.min_properties = Some(count(v, p())?),
-                "maxProperties" => k.max_properties = Some(count(v, p())?),
-                "allOf" => k.all_of = self.child_list(v, &p(), base, depth)?,
-                "anyOf" => k.any_of = self.child_list(v, &p(), base, depth)?,
-                "oneOf" => k.one_of = self.child_list(v, &p(), base, depth)?,
-                "not" => k.not = Some(self.child(v, p(), base, depth)?),
-                "if" => k.if_ = Some(self.child(v, p(), base, depth)?),
-                "then" => k.then_ = Some(self.child(v, p(), base, depth)?),
-                "else" => k.else_ = Some(self.child(v, p(), base, depth)?),
-                "unevaluatedProperties" => {
-                    k.unevaluated_properties = Some(self.child(v, p(), base, depth)?);
-                }
-                "unevaluatedItems" => {
-                    k.unevaluated_items = Some(self.child(v, p(), base, depth)?);
-                }
-                "$defs" | "definitions" => {
-                    // Compiled so that a broken definition is reported even when unused.
-                    self.child_map(v, &p(), base, depth)?;
-                }
-                _ => {} // annotations (`format`, `title`, ...) and unknown keywords
             }
-        }
-        // draft-04 § 5.1.2 / 5.1.3: boolean exclusiveMinimum/Maximum modify minimum/maximum.
-        if map.get("exclusiveMinimum") == Some(&Value::Bool(true)) {
-            k.exclusive_minimum = k.minimum.take();
-        }
-        if map.get("exclusiveMaximum") == Some(&Value::Bool(true)) {
-            k.exclusive_maximum = k.maximum.take();
+            // draft-04 § 5.1.2 / 5.1.3: boolean exclusiveMinimum/Maximum modify min/max.
+            if map.get("exclusiveMinimum") == Some(&Value::Bool(true)) {
+                k.exclusive_minimum = k.minimum.take();
+            }
+            if map.get("exclusiveMaximum") == Some(&Value::Bool(true)) {
+                k.exclusive_maximum = k.maximum.take();
+            }
         }
         k.pointer = at;
         Ok(k)
     }
+
+    /// Compiles `kw` if it takes subschemas; `Ok(false)` if it is not such a keyword. Each
+    /// shape has its own small function so the frames on the recursive path stay small.
+    #[allow(clippy::too_many_arguments)]
+    fn subschema_keyword(
+        &mut self,
+        k: &mut Keywords,
+        map: &Map<String, Value>,
+        kw: &str,
+        v: &Value,
+        at: &str,
+        base: &str,
+        depth: usize,
+    ) -> Result<bool, SchemaError> {
+        match kw {
+            "items" if v.is_array() => self.tuple(k, map, v, at, base, depth)?,
+            "items"
+            | "contains"
+            | "additionalProperties"
+            | "propertyNames"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "unevaluatedProperties"
+            | "unevaluatedItems" => {
+                self.single(k, kw, v, at, base, depth)?;
+            }
+            "prefixItems" | "allOf" | "anyOf" | "oneOf" => self.list(k, kw, v, at, base, depth)?,
+            "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions" => {
+                self.map(k, kw, v, at, base, depth)?;
+            }
+            "dependencies" => self.dependencies(k, v, pointer::push(at, kw), base, depth)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// 2019-09 and earlier: `items` as an array is a tuple; `additionalItems` covers the rest.
+    fn tuple(
+        &mut self,
+        k: &mut Keywords,
+        map: &Map<String, Value>,
+        v: &Value,
+        at: &str,
+        base: &str,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
+        let kw_at = pointer::push(at, "items");
+        if map.contains_key("prefixItems") {
+            return Err(invalid(kw_at, "must be a schema next to prefixItems"));
+        }
+        k.prefix_items = self.child_list(v, &kw_at, base, depth)?;
+        if let Some(extra) = map.get("additionalItems") {
+            let extra_at = pointer::push(at, "additionalItems");
+            k.items = Some(self.child(extra, extra_at, base, depth)?);
+            k.items_keyword = "additionalItems";
+        }
+        Ok(())
+    }
+
+    /// A keyword whose value is one subschema.
+    fn single(
+        &mut self,
+        k: &mut Keywords,
+        kw: &str,
+        v: &Value,
+        at: &str,
+        base: &str,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
+        let id = self.child(v, pointer::push(at, kw), base, depth)?;
+        let slot = match kw {
+            "items" => &mut k.items,
+            "contains" => &mut k.contains,
+            "additionalProperties" => &mut k.additional_properties,
+            "propertyNames" => &mut k.property_names,
+            "not" => &mut k.not,
+            "if" => &mut k.if_,
+            "then" => &mut k.then_,
+            "else" => &mut k.else_,
+            "unevaluatedProperties" => &mut k.unevaluated_properties,
+            _ => &mut k.unevaluated_items,
+        };
+        *slot = Some(id);
+        Ok(())
+    }
+
+    /// A keyword whose value is a non-empty array of subschemas.
+    fn list(
+        &mut self,
+        k: &mut Keywords,
+        kw: &str,
+        v: &Value,
+        at: &str,
+        base: &str,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
+        let ids = self.child_list(v, &pointer::push(at, kw), base, depth)?;
+        *match kw {
+            "prefixItems" => &mut k.prefix_items,
+            "allOf" => &mut k.all_of,
+            "anyOf" => &mut k.any_of,
+            _ => &mut k.one_of,
+        } = ids;
+        Ok(())
+    }
+
+    /// A keyword whose value is an object of subschemas. `$defs` / `definitions` are compiled
+    /// so that a broken definition is reported even when unused.
+    fn map(
+        &mut self,
+        k: &mut Keywords,
+        kw: &str,
+        v: &Value,
+        at: &str,
+        base: &str,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
+        let kw_at = pointer::push(at, kw);
+        let children = self.child_map(v, &kw_at, base, depth)?;
+        match kw {
+            "properties" => k.properties = children.into_iter().collect(),
+            "patternProperties" => k.pattern_properties = pattern_properties(children, &kw_at)?,
+            "dependentSchemas" => k.dependent_schemas = children,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// draft-07 § 6.5.7 `dependencies`: an array means `dependentRequired`, a schema
+    /// `dependentSchemas`.
+    fn dependencies(
+        &mut self,
+        k: &mut Keywords,
+        v: &Value,
+        at: String,
+        base: &str,
+        depth: usize,
+    ) -> Result<(), SchemaError> {
+        let Value::Object(m) = v else {
+            return Err(invalid(at, "must be an object"));
+        };
+        for (key, dep) in m {
+            let dep_at = pointer::push(&at, key);
+            if dep.is_array() {
+                k.dependent_required
+                    .push((key.clone(), strings(dep, dep_at)?));
+            } else {
+                let id = self.child(dep, dep_at, base, depth)?;
+                k.dependent_schemas.push((key.clone(), id));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Compiles the regexes of `patternProperties` (each key is an ECMA-262 pattern).
+#[inline(never)]
+fn pattern_properties(
+    children: Vec<(String, NodeId)>,
+    at: &str,
+) -> Result<Vec<(Regex, String, NodeId)>, SchemaError> {
+    children
+        .into_iter()
+        .map(|(key, id)| {
+            let re = Regex::new(&key).map_err(|e| regex_error(pointer::push(at, &key), e))?;
+            Ok((re, key, id))
+        })
+        .collect()
+}
+
+/// Compiles one keyword that takes no subschema; unknown keywords and annotations are ignored.
+#[inline(never)]
+fn assertion_keyword(
+    k: &mut Keywords,
+    kw: &str,
+    v: &Value,
+    at: &str,
+    max_depth: usize,
+) -> Result<(), SchemaError> {
+    let p = || pointer::push(at, kw);
+    let too_deep = || SchemaError::TooDeep {
+        pointer: p(),
+        limit: max_depth,
+    };
+    match kw {
+        "type" => {
+            let bits = match v {
+                Value::String(s) => types::bit(s),
+                Value::Array(names) if !names.is_empty() => names.iter().try_fold(0u8, |acc, n| {
+                    n.as_str().and_then(types::bit).map(|b| acc | b)
+                }),
+                _ => None,
+            };
+            k.types = Some(bits.ok_or_else(|| {
+                invalid(
+                    p(),
+                    "must be a type name or a non-empty array of type names",
+                )
+            })?);
+        }
+        "enum" => {
+            let Value::Array(values) = v else {
+                return Err(invalid(p(), "must be an array"));
+            };
+            if exceeds_depth(v, max_depth) {
+                return Err(too_deep());
+            }
+            k.enumeration = Some(values.clone());
+        }
+        "const" => {
+            if exceeds_depth(v, max_depth) {
+                return Err(too_deep());
+            }
+            k.constant = Some(v.clone());
+        }
+        "minimum" => k.minimum = Some(number(v, p())?),
+        "maximum" => k.maximum = Some(number(v, p())?),
+        "exclusiveMinimum" | "exclusiveMaximum" if v.is_boolean() => {} // draft-04: see caller
+        "exclusiveMinimum" => k.exclusive_minimum = Some(number(v, p())?),
+        "exclusiveMaximum" => k.exclusive_maximum = Some(number(v, p())?),
+        "multipleOf" => {
+            let n = number(v, p())?;
+            if n.as_f64() <= 0.0 {
+                return Err(invalid(p(), "must be greater than 0"));
+            }
+            k.multiple_of = Some(n);
+        }
+        "minLength" => k.min_length = Some(count(v, p())?),
+        "maxLength" => k.max_length = Some(count(v, p())?),
+        "pattern" => {
+            let Value::String(s) = v else {
+                return Err(invalid(p(), "must be a string"));
+            };
+            let re = Regex::new(s).map_err(|e| regex_error(p(), e))?;
+            k.pattern = Some((re, s.clone()));
+        }
+        "minContains" => k.min_contains = Some(count(v, p())?),
+        "maxContains" => k.max_contains = Some(count(v, p())?),
+        "minItems" => k.min_items = Some(count(v, p())?),
+        "maxItems" => k.max_items = Some(count(v, p())?),
+        "uniqueItems" => {
+            k.unique_items = v
+                .as_bool()
+                .ok_or_else(|| invalid(p(), "must be a boolean"))?;
+        }
+        "required" => k.required = strings(v, p())?,
+        "dependentRequired" => {
+            let Value::Object(m) = v else {
+                return Err(invalid(p(), "must be an object"));
+            };
+            for (key, names) in m {
+                let names = strings(names, pointer::push(&p(), key))?;
+                k.dependent_required.push((key.clone(), names));
+            }
+        }
+        "minProperties" => k.min_properties = Some(count(v, p())?),
+        "maxProperties" => k.max_properties = Some(count(v, p())?),
+        _ => {} // annotations (`format`, `title`, ...) and unknown keywords
+    }
+    Ok(())
 }
 
 fn number(v: &Value, at: String) -> Result<Num, SchemaError> {

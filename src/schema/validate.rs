@@ -177,6 +177,23 @@ fn type_matches(bits: u8, inst: &Value) -> bool {
     }
 }
 
+/// What an applicator's own error says.
+#[derive(Clone, Copy)]
+enum Detail {
+    /// `contains` matches: count, limit, whether too few.
+    Count(u64, u64, bool),
+    /// No subschema matched (`anyOf`, `oneOf`): how many there are.
+    NoneOf(usize),
+    /// Two `oneOf` subschemas matched: their indexes.
+    Several(usize, usize),
+    /// The `not` subschema matched.
+    Not,
+}
+
+fn pattern_pointer(at: &str, source: &str) -> String {
+    super::pointer::push(&super::pointer::push(at, "patternProperties"), source)
+}
+
 fn show(n: Num) -> String {
     match n {
         Num::Int(i) => i.to_string(),
@@ -200,6 +217,19 @@ impl Validator<'_> {
             message: msg,
         });
         Fatal
+    }
+
+    #[inline(never)]
+    fn too_deep(&mut self, loc: &Loc<'_>, at: &str) -> Fatal {
+        let message = if loc.depth > self.limits.max_depth {
+            format!("instance nested deeper than {}", self.limits.max_depth)
+        } else {
+            format!(
+                "more than {} nested subschema evaluations",
+                self.limits.max_call_depth
+            )
+        };
+        self.fatal(loc, at, ValidationErrorKind::TooDeep, message)
     }
 
     fn spend(&mut self, n: u64, loc: &Loc<'_>, pointer: &str) -> Result<(), Fatal> {
@@ -293,46 +323,45 @@ impl Validator<'_> {
             Node::Keywords(k) => (k.as_ref(), k.pointer.as_str()),
         };
         self.spend(1, loc, at)?;
-        if loc.depth > self.limits.max_depth {
-            let limit = self.limits.max_depth;
-            return Err(self.fatal(
-                loc,
-                at,
-                ValidationErrorKind::TooDeep,
-                format!("instance nested deeper than {limit}"),
-            ));
-        }
-        if self.calls >= self.limits.max_call_depth {
-            let limit = self.limits.max_call_depth;
-            return Err(self.fatal(
-                loc,
-                at,
-                ValidationErrorKind::TooDeep,
-                format!("more than {limit} nested subschema evaluations"),
-            ));
+        if loc.depth > self.limits.max_depth || self.calls >= self.limits.max_call_depth {
+            return Err(self.too_deep(loc, at));
         }
         self.calls += 1;
         let needs_local = (k.unevaluated_properties.is_some() && inst.is_object())
             || (k.unevaluated_items.is_some() && inst.is_array());
         let result = if needs_local {
-            let mut local = Seen::for_instance(inst);
-            let r = self.keywords(k, at, inst, loc, loud, Some(&mut local));
-            let r = match r {
-                Ok(valid) if valid || loud => {
-                    let more = self.unevaluated(k, inst, loc, loud, &mut local)?;
-                    Ok(valid && more)
-                }
-                other => other,
-            };
-            if let (Ok(true), Some(parent)) = (&r, seen) {
-                parent.merge(&local);
-            }
-            r
+            self.with_unevaluated(k, at, inst, loc, loud, seen)
         } else {
             self.keywords(k, at, inst, loc, loud, seen)
         };
         self.calls -= 1;
         result
+    }
+
+    /// Evaluates a schema that has `unevaluatedProperties` / `unevaluatedItems` (Core § 11):
+    /// its own keywords and in-place subschemas record what they evaluated, then the rest is
+    /// checked; a valid result passes the record up.
+    #[inline(never)]
+    fn with_unevaluated(
+        &mut self,
+        k: &Keywords,
+        at: &str,
+        inst: &Value,
+        loc: &Loc<'_>,
+        loud: bool,
+        seen: Option<&mut Seen>,
+    ) -> Outcome {
+        let mut local = Seen::for_instance(inst);
+        let valid = self.keywords(k, at, inst, loc, loud, Some(&mut local))?;
+        if !valid && self.stop(loud) {
+            return Ok(false);
+        }
+        let rest = self.unevaluated(k, inst, loc, loud, &mut local)?;
+        let valid = valid && rest;
+        if let (true, Some(parent)) = (valid, seen) {
+            parent.merge(&local);
+        }
+        Ok(valid)
     }
 
     fn unevaluated(
@@ -386,6 +415,14 @@ impl Validator<'_> {
         Ok(valid)
     }
 
+    /// Whether evaluation of the current schema should stop after a failure.
+    fn stop(&self, loud: bool) -> bool {
+        !loud || self.errors.len() >= self.limits.max_errors
+    }
+
+    /// All keywords of one object schema. Split into helpers so that the frames on the recursive
+    /// path (instance children, in-place applicators) stay small: deep recursion must fit a
+    /// wasm stack.
     fn keywords(
         &mut self,
         k: &Keywords,
@@ -395,8 +432,34 @@ impl Validator<'_> {
         loud: bool,
         mut seen: Option<&mut Seen>,
     ) -> Outcome {
+        let mut valid = self.assertions(k, at, inst, loc, loud)?;
+        if !valid && self.stop(loud) {
+            return Ok(false);
+        }
+        let children = match inst {
+            Value::Array(items) => self.items(k, items, loc, loud, seen.as_deref_mut())?,
+            Value::Object(map) => self.members(k, at, map, loc, loud, seen.as_deref_mut())?,
+            _ => true,
+        };
+        valid &= children;
+        if !valid && self.stop(loud) {
+            return Ok(false);
+        }
+        let applied = self.applicators(k, at, inst, loc, loud, seen)?;
+        Ok(valid && applied)
+    }
+
+    /// Keywords that look at the instance without applying subschemas to its children.
+    #[inline(never)]
+    fn assertions(
+        &mut self,
+        k: &Keywords,
+        at: &str,
+        inst: &Value,
+        loc: &Loc<'_>,
+        loud: bool,
+    ) -> Outcome {
         let mut valid = true;
-        // Marks a failure; returns early from `keywords` when evaluation should stop.
         macro_rules! fail {
             ($kw:expr, $($msg:tt)+) => {{
                 valid = false;
@@ -405,16 +468,6 @@ impl Validator<'_> {
                 }
             }};
         }
-        // Marks a failure reported by a subschema.
-        macro_rules! sub_failed {
-            () => {{
-                valid = false;
-                if !loud || self.errors.len() >= self.limits.max_errors {
-                    return Ok(false);
-                }
-            }};
-        }
-
         if let Some(bits) = k.types {
             if !type_matches(bits, inst) {
                 fail!(
@@ -439,7 +492,6 @@ impl Validator<'_> {
                 fail!("const", "value does not equal the constant {}", c);
             }
         }
-
         match inst {
             Value::Number(n) => {
                 let x = Num::of(n);
@@ -510,46 +562,6 @@ impl Validator<'_> {
                         fail!("uniqueItems", "items {i} and {j} are equal");
                     }
                 }
-                for (i, item) in items.iter().enumerate() {
-                    let child = match k.prefix_items.get(i) {
-                        Some(&c) => Some(c),
-                        None => k.items,
-                    };
-                    if let Some(child) = child {
-                        let l = loc.index(i);
-                        if self.eval(child, item, &l, loud, None)? {
-                            if let Some(s) = seen.as_deref_mut() {
-                                s.mark(i);
-                            }
-                        } else {
-                            sub_failed!();
-                        }
-                    }
-                }
-                if let Some(c) = k.contains {
-                    let mut hits = 0u64;
-                    for (i, item) in items.iter().enumerate() {
-                        let l = loc.index(i);
-                        if self.eval(c, item, &l, false, None)? {
-                            hits += 1;
-                            if let Some(s) = seen.as_deref_mut() {
-                                s.mark(i);
-                            }
-                        }
-                    }
-                    let min = k.min_contains.unwrap_or(1);
-                    if hits < min {
-                        fail!("contains", "{hits} items match contains, fewer than {min}");
-                    }
-                    if let Some(max) = k.max_contains {
-                        if hits > max {
-                            fail!(
-                                "maxContains",
-                                "{hits} items match contains, more than {max}"
-                            );
-                        }
-                    }
-                }
             }
             Value::Object(map) => {
                 let len = map.len() as u64;
@@ -588,57 +600,189 @@ impl Validator<'_> {
                         }
                     }
                 }
-                let object_keywords = !k.properties.is_empty()
-                    || !k.pattern_properties.is_empty()
-                    || k.additional_properties.is_some();
-                if object_keywords {
-                    for (i, (key, v)) in map.iter().enumerate() {
-                        let l = loc.key(key);
-                        let mut matched = false;
-                        if let Some(&child) = k.properties.get(key) {
-                            matched = true;
-                            if !self.eval(child, v, &l, loud, None)? {
-                                sub_failed!();
-                            }
-                        }
-                        for (re, source, child) in &k.pattern_properties {
-                            let p = super::pointer::push(
-                                &super::pointer::push(at, "patternProperties"),
-                                source,
-                            );
-                            if self.is_match(re, key, loc, &p)? {
-                                matched = true;
-                                if !self.eval(*child, v, &l, loud, None)? {
-                                    sub_failed!();
-                                }
-                            }
-                        }
-                        if !matched {
-                            if let Some(child) = k.additional_properties {
-                                matched = true;
-                                if !self.eval(child, v, &l, loud, None)? {
-                                    sub_failed!();
-                                }
-                            }
-                        }
-                        if matched {
-                            if let Some(s) = seen.as_deref_mut() {
-                                s.mark(i);
-                            }
-                        }
-                    }
-                }
-                for (name, child) in &k.dependent_schemas {
-                    if map.contains_key(name)
-                        && !self.eval(*child, inst, loc, loud, seen.as_deref_mut())?
-                    {
-                        sub_failed!();
-                    }
-                }
             }
             _ => {}
         }
+        Ok(valid)
+    }
 
+    /// Fails the current schema with one error of its own (for applicators whose subschemas
+    /// were evaluated quietly).
+    #[inline(never)]
+    fn own_error(
+        &mut self,
+        loud: bool,
+        loc: &Loc<'_>,
+        at: &str,
+        keyword: &'static str,
+        detail: Detail,
+    ) -> bool {
+        self.report(loud, loc, at, keyword, || match detail {
+            Detail::Count(hits, limit, fewer) => {
+                let rel = if fewer { "fewer" } else { "more" };
+                format!("{hits} items match contains, {rel} than {limit}")
+            }
+            Detail::NoneOf(n) => format!("matches none of the {n} {keyword} schemas"),
+            Detail::Several(a, b) => {
+                format!("matches more than one oneOf schema (indexes {a} and {b})")
+            }
+            Detail::Not => "matches the schema in not".to_owned(),
+        })
+    }
+
+    /// `prefixItems`, `items` and `contains` (Core § 10.3.1).
+    fn items(
+        &mut self,
+        k: &Keywords,
+        items: &[Value],
+        loc: &Loc<'_>,
+        loud: bool,
+        mut seen: Option<&mut Seen>,
+    ) -> Outcome {
+        let mut valid = true;
+        for (i, item) in items.iter().enumerate() {
+            let child = match k.prefix_items.get(i) {
+                Some(&c) => Some(c),
+                None => k.items,
+            };
+            if let Some(child) = child {
+                let l = loc.index(i);
+                if self.eval(child, item, &l, loud, None)? {
+                    if let Some(s) = seen.as_deref_mut() {
+                        s.mark(i);
+                    }
+                } else {
+                    valid = false;
+                    if self.stop(loud) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        if let Some(c) = k.contains {
+            let mut hits = 0u64;
+            for (i, item) in items.iter().enumerate() {
+                let l = loc.index(i);
+                if self.eval(c, item, &l, false, None)? {
+                    hits += 1;
+                    if let Some(s) = seen.as_deref_mut() {
+                        s.mark(i);
+                    }
+                }
+            }
+            let min = k.min_contains.unwrap_or(1);
+            let at = k.pointer.as_str();
+            if hits < min {
+                valid = false;
+                if self.own_error(loud, loc, at, "contains", Detail::Count(hits, min, true)) {
+                    return Ok(false);
+                }
+            }
+            if let Some(max) = k.max_contains {
+                if hits > max {
+                    valid = false;
+                    let detail = Detail::Count(hits, max, false);
+                    if self.own_error(loud, loc, at, "maxContains", detail) {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    /// `properties`, `patternProperties`, `additionalProperties` (Core § 10.3.2).
+    fn members(
+        &mut self,
+        k: &Keywords,
+        at: &str,
+        map: &serde_json::Map<String, Value>,
+        loc: &Loc<'_>,
+        loud: bool,
+        mut seen: Option<&mut Seen>,
+    ) -> Outcome {
+        if k.properties.is_empty()
+            && k.pattern_properties.is_empty()
+            && k.additional_properties.is_none()
+        {
+            return Ok(true);
+        }
+        let mut valid = true;
+        for (i, (key, v)) in map.iter().enumerate() {
+            let l = loc.key(key);
+            let mut matched = false;
+            let mut ok = true;
+            if let Some(&child) = k.properties.get(key) {
+                matched = true;
+                ok &= self.eval(child, v, &l, loud, None)?;
+            }
+            for (re, source, child) in &k.pattern_properties {
+                if ok || loud {
+                    let p = pattern_pointer(at, source);
+                    if self.is_match(re, key, loc, &p)? {
+                        matched = true;
+                        ok &= self.eval(*child, v, &l, loud, None)?;
+                    }
+                }
+            }
+            if !matched {
+                if let Some(child) = k.additional_properties {
+                    matched = true;
+                    ok &= self.eval(child, v, &l, loud, None)?;
+                }
+            }
+            if !ok {
+                valid = false;
+                if self.stop(loud) {
+                    return Ok(false);
+                }
+            }
+            if matched {
+                if let Some(s) = seen.as_deref_mut() {
+                    s.mark(i);
+                }
+            }
+        }
+        Ok(valid)
+    }
+
+    /// In-place applicators (Core § 10.2): `dependentSchemas`, `$ref`, `allOf`, `anyOf`,
+    /// `oneOf`, `not`, `if`/`then`/`else`.
+    fn applicators(
+        &mut self,
+        k: &Keywords,
+        at: &str,
+        inst: &Value,
+        loc: &Loc<'_>,
+        loud: bool,
+        mut seen: Option<&mut Seen>,
+    ) -> Outcome {
+        let mut valid = true;
+        macro_rules! sub_failed {
+            () => {{
+                valid = false;
+                if self.stop(loud) {
+                    return Ok(false);
+                }
+            }};
+        }
+        macro_rules! own {
+            ($kw:expr, $detail:expr) => {{
+                valid = false;
+                if self.own_error(loud, loc, at, $kw, $detail) {
+                    return Ok(false);
+                }
+            }};
+        }
+        if let Value::Object(map) = inst {
+            for (name, child) in &k.dependent_schemas {
+                if map.contains_key(name)
+                    && !self.eval(*child, inst, loc, loud, seen.as_deref_mut())?
+                {
+                    sub_failed!();
+                }
+            }
+        }
         for &target in &k.refs {
             if !self.eval(target, inst, loc, loud, seen.as_deref_mut())? {
                 sub_failed!();
@@ -649,86 +793,108 @@ impl Validator<'_> {
                 sub_failed!();
             }
         }
-        if !k.any_of.is_empty() {
-            let mut any = false;
-            for &child in &k.any_of {
-                match seen.as_deref_mut() {
-                    Some(s) => {
-                        let mut branch = Seen::for_instance(inst);
-                        if self.eval(child, inst, loc, false, Some(&mut branch))? {
-                            any = true;
-                            s.merge(&branch);
-                        }
-                    }
-                    None => {
-                        if self.eval(child, inst, loc, false, None)? {
-                            any = true;
-                            break;
-                        }
-                    }
-                }
-            }
-            if !any {
-                fail!(
-                    "anyOf",
-                    "matches none of the {} anyOf schemas",
-                    k.any_of.len()
-                );
-            }
+        if !k.any_of.is_empty() && !self.any_of(k, inst, loc, seen.as_deref_mut())? {
+            own!("anyOf", Detail::NoneOf(k.any_of.len()));
         }
         if !k.one_of.is_empty() {
-            let mut matched = Vec::new();
-            let mut kept = None;
-            for (i, &child) in k.one_of.iter().enumerate() {
-                let mut branch = seen.as_ref().map(|_| Seen::for_instance(inst));
-                if self.eval(child, inst, loc, false, branch.as_mut())? {
-                    matched.push(i);
-                    kept = branch;
-                    if matched.len() > 1 {
-                        break;
-                    }
-                }
-            }
-            match matched.len() {
-                1 => {
-                    if let (Some(s), Some(b)) = (seen.as_deref_mut(), kept) {
-                        s.merge(&b);
-                    }
-                }
-                0 => fail!(
-                    "oneOf",
-                    "matches none of the {} oneOf schemas",
-                    k.one_of.len()
-                ),
-                _ => fail!(
-                    "oneOf",
-                    "matches more than one oneOf schema (indexes {} and {})",
-                    matched[0],
-                    matched[1]
-                ),
+            match self.one_of(k, inst, loc, seen.as_deref_mut())? {
+                (Some(_), None) => {}
+                (None, _) => own!("oneOf", Detail::NoneOf(k.one_of.len())),
+                (Some(a), Some(b)) => own!("oneOf", Detail::Several(a, b)),
             }
         }
         if let Some(child) = k.not {
             if self.eval(child, inst, loc, false, None)? {
-                fail!("not", "matches the schema in not");
+                own!("not", Detail::Not);
             }
         }
-        if let Some(cond) = k.if_ {
-            let mut branch = seen.as_ref().map(|_| Seen::for_instance(inst));
-            let holds = self.eval(cond, inst, loc, false, branch.as_mut())?;
-            if holds {
-                if let (Some(s), Some(b)) = (seen.as_deref_mut(), branch) {
-                    s.merge(&b);
-                }
-            }
-            let next = if holds { k.then_ } else { k.else_ };
-            if let Some(child) = next {
-                if !self.eval(child, inst, loc, loud, seen)? {
-                    sub_failed!();
-                }
-            }
+        if k.if_.is_some() && !self.conditional(k, inst, loc, loud, seen)? {
+            sub_failed!();
         }
         Ok(valid)
+    }
+
+    /// `anyOf` (Core § 10.2.1.2): whether a subschema holds. Without annotations to collect it
+    /// stops at the first that does.
+    #[inline(never)]
+    fn any_of(
+        &mut self,
+        k: &Keywords,
+        inst: &Value,
+        loc: &Loc<'_>,
+        mut seen: Option<&mut Seen>,
+    ) -> Result<bool, Fatal> {
+        let mut any = false;
+        for &child in &k.any_of {
+            match seen.as_deref_mut() {
+                Some(s) => {
+                    let mut branch = Seen::for_instance(inst);
+                    if self.eval(child, inst, loc, false, Some(&mut branch))? {
+                        any = true;
+                        s.merge(&branch);
+                    }
+                }
+                None => {
+                    if self.eval(child, inst, loc, false, None)? {
+                        return Ok(true);
+                    }
+                }
+            }
+        }
+        Ok(any)
+    }
+
+    /// `oneOf` (Core § 10.2.1.3): the first two subschemas that hold (stops at two).
+    #[inline(never)]
+    fn one_of(
+        &mut self,
+        k: &Keywords,
+        inst: &Value,
+        loc: &Loc<'_>,
+        seen: Option<&mut Seen>,
+    ) -> Result<(Option<usize>, Option<usize>), Fatal> {
+        let mut first = None;
+        let mut kept = None;
+        for (i, &child) in k.one_of.iter().enumerate() {
+            let mut branch = seen.as_ref().map(|_| Seen::for_instance(inst));
+            if self.eval(child, inst, loc, false, branch.as_mut())? {
+                if first.is_some() {
+                    return Ok((first, Some(i)));
+                }
+                first = Some(i);
+                kept = branch;
+            }
+        }
+        if let (Some(s), Some(b)) = (seen, kept) {
+            s.merge(&b);
+        }
+        Ok((first, None))
+    }
+
+    /// `if` / `then` / `else` (Core § 10.2.2): whether the chosen branch holds.
+    #[inline(never)]
+    fn conditional(
+        &mut self,
+        k: &Keywords,
+        inst: &Value,
+        loc: &Loc<'_>,
+        loud: bool,
+        mut seen: Option<&mut Seen>,
+    ) -> Outcome {
+        let Some(cond) = k.if_ else {
+            return Ok(true);
+        };
+        let mut branch = seen.as_ref().map(|_| Seen::for_instance(inst));
+        let holds = self.eval(cond, inst, loc, false, branch.as_mut())?;
+        if holds {
+            if let (Some(s), Some(b)) = (seen.as_deref_mut(), branch) {
+                s.merge(&b);
+            }
+        }
+        match if holds { k.then_ } else { k.else_ } {
+            Some(child) => self.eval(child, inst, loc, loud, seen),
+            None => Ok(true),
+        }
     }
 
     /// The first pair of equal items, by sorting canonical texts (O(n log n)).
