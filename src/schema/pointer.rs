@@ -106,6 +106,8 @@ pub(crate) fn resolve<'v>(
 mod tests {
     use super::*;
     use serde_json::json;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn escapes_round_trip() {

@@ -159,6 +159,8 @@ pub(crate) fn split_fragment(uri: &str) -> (&str, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn rfc3986_examples() {

@@ -19,6 +19,7 @@ use super::value::{self, cmp_num, Num};
 use super::Limits;
 use serde_json::Value;
 use std::cmp::Ordering;
+use std::collections::hash_map::{Entry, HashMap};
 use std::fmt::Write;
 
 /// One step from the parent location.
@@ -197,7 +198,7 @@ fn pattern_pointer(at: &str, source: &str) -> String {
 fn show(n: Num) -> String {
     match n {
         Num::Int(i) => i.to_string(),
-        Num::Float(f) => f.to_string(),
+        Num::Float(f) => value::float_text(f).unwrap_or_default(),
     }
 }
 
@@ -897,14 +898,14 @@ impl Validator<'_> {
         }
     }
 
-    /// The first pair of equal items, by sorting canonical texts (O(n log n)).
+    /// The first pair of equal items, by hashing canonical texts (expected O(n)).
     fn duplicate(
         &mut self,
         items: &[Value],
         loc: &Loc<'_>,
         at: &str,
     ) -> Result<Option<(usize, usize)>, Fatal> {
-        let mut keyed = Vec::with_capacity(items.len());
+        let mut first: HashMap<String, usize> = HashMap::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let mut text = String::new();
             if !value::canonical(item, &mut text, self.limits.max_depth) {
@@ -917,12 +918,13 @@ impl Validator<'_> {
                 ));
             }
             self.spend(text.len() as u64 / 64, loc, at)?;
-            keyed.push((text, i));
+            match first.entry(text) {
+                Entry::Occupied(e) => return Ok(Some((*e.get(), i))),
+                Entry::Vacant(e) => {
+                    e.insert(i);
+                }
+            }
         }
-        keyed.sort();
-        Ok(keyed
-            .windows(2)
-            .find(|w| w[0].0 == w[1].0)
-            .map(|w| (w[0].1.min(w[1].1), w[0].1.max(w[1].1))))
+        Ok(None)
     }
 }

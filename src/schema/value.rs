@@ -71,18 +71,27 @@ pub(crate) fn cmp_num(a: Num, b: Num) -> Option<Ordering> {
     }
 }
 
-/// The shortest decimal that round-trips `f`, as `(digits, exponent)` with `f = digits *
+/// The shortest text that round-trips a finite `f` (serde_json's float formatting, so no
+/// second float formatter is linked in). `None` for NaN and infinities, which JSON cannot carry.
+pub(crate) fn float_text(f: f64) -> Option<String> {
+    Number::from_f64(f).map(|n| n.to_string())
+}
+
+/// The shortest decimal that round-trips `f`, as `(digits, exponent)` with `|f| = digits *
 /// 10^exponent`. `None` for non-finite values or more than 38 digits.
 fn decimal(f: f64) -> Option<(u128, i32)> {
-    if !f.is_finite() {
-        return None;
-    }
-    let text = format!("{:e}", f.abs()); // e.g. "1.25e-3"
-    let (mantissa, exp) = text.split_once('e')?;
-    let exp: i32 = exp.parse().ok()?;
+    let text = float_text(f.abs())?; // e.g. "0.00125", "1.25e-5", "123.0", "1e300"
+    let (mantissa, exp) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.trim_start_matches('+').parse::<i32>().ok()?),
+        None => (text.as_str(), 0),
+    };
     let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits: u128 = format!("{int_part}{frac_part}").parse().ok()?;
-    Some((digits, exp - frac_part.len() as i32))
+    let mut digits: u128 = 0;
+    for c in int_part.chars().chain(frac_part.chars()) {
+        let d = c.to_digit(10)?;
+        digits = digits.checked_mul(10)?.checked_add(u128::from(d))?;
+    }
+    Some((digits, exp - i32::try_from(frac_part.len()).ok()?))
 }
 
 fn decimal_of(n: Num) -> Option<(u128, i32)> {
@@ -175,16 +184,16 @@ pub(crate) fn canonical(v: &Value, out: &mut String, depth: usize) -> bool {
                 Num::Int(i) => {
                     let _ = write!(out, "{i}");
                 }
-                Num::Float(f) if f.fract() == 0.0 && f.is_finite() => {
-                    let _ = write!(out, "{f:.0}");
+                // Integral floats that an integer could equal are written as that integer.
+                Num::Float(f) if f.fract() == 0.0 && f.abs() < 1e38 => {
+                    let _ = write!(out, "{}", f as i128);
                 }
-                Num::Float(f) => {
-                    let _ = write!(out, "{f:e}");
-                }
+                Num::Float(f) => out.push_str(&float_text(f).unwrap_or_default()),
             }
         }
         Value::String(s) => {
-            let _ = write!(out, "{s:?}");
+            // Length-prefixed: injective without escaping.
+            let _ = write!(out, "\"{}:{s}", s.len());
         }
         Value::Array(items) => {
             out.push('[');
@@ -197,11 +206,14 @@ pub(crate) fn canonical(v: &Value, out: &mut String, depth: usize) -> bool {
             out.push(']');
         }
         Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_unstable();
             out.push('{');
-            for (k, item) in entries {
-                let _ = write!(out, "{k:?}:");
+            for k in keys {
+                let _ = write!(out, "{}:{k}=", k.len());
+                let Some(item) = map.get(k.as_str()) else {
+                    continue;
+                };
                 if !canonical(item, out, depth - 1) {
                     return false;
                 }
@@ -217,6 +229,8 @@ pub(crate) fn canonical(v: &Value, out: &mut String, depth: usize) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn n(v: Value) -> Num {
         match v {

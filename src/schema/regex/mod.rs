@@ -63,6 +63,8 @@ impl Regex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn m(p: &str, s: &str) -> bool {
         let mut budget = 1_000_000;
