@@ -425,7 +425,6 @@ impl Compiler<'_> {
         depth: usize,
     ) -> Result<Box<Keywords>, SchemaError> {
         let mut k = Box::<Keywords>::default();
-        k.items_keyword = "items";
         // Before 2019-09, `$ref` replaces its siblings (draft-07 Core § 8.3).
         let ref_only = self.dialect <= Dialect::Draft07 && map.contains_key("$ref");
         for kw in ["$ref", "$dynamicRef", "$recursiveRef"] {
@@ -511,7 +510,6 @@ impl Compiler<'_> {
         if let Some(extra) = map.get("additionalItems") {
             let extra_at = pointer::push(at, "additionalItems");
             k.items = Some(self.child(extra, extra_at, base, depth)?);
-            k.items_keyword = "additionalItems";
         }
         Ok(())
     }

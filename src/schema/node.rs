@@ -88,8 +88,6 @@ pub(crate) struct Keywords {
     pub(crate) prefix_items: Vec<NodeId>,
     /// Applies to the items after `prefix_items` (`items`, or draft-07 `additionalItems`).
     pub(crate) items: Option<NodeId>,
-    /// The keyword `items` came from, for schema paths.
-    pub(crate) items_keyword: &'static str,
     pub(crate) contains: Option<NodeId>,
     pub(crate) min_contains: Option<u64>,
     pub(crate) max_contains: Option<u64>,
