@@ -16,6 +16,7 @@
 
 pub mod pool;
 pub mod proto;
+pub mod schema;
 pub mod tools;
 pub mod transport;
 
