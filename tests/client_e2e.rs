@@ -91,12 +91,16 @@ async fn next_within(it: &JsValue, ms: i32) -> JsValue {
     let next: Function = get(it, "next").unchecked_into();
     let step: Promise = next.call0(it).unwrap().unchecked_into();
     let timeout = Promise::new(&mut |resolve, _| {
-        let set: Function = Reflect::get(&js_sys::global(), &"setTimeout".into()).unwrap().unchecked_into();
+        let set: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .unwrap()
+            .unchecked_into();
         let late = Function::new_with_args("r", "return () => r('__timeout__')");
         let cb = late.call1(&JsValue::NULL, &resolve).unwrap();
         set.call2(&JsValue::NULL, &cb, &ms.into()).unwrap();
     });
-    let r = wait(Promise::race(&Array::of2(&step, &timeout))).await.unwrap();
+    let r = wait(Promise::race(&Array::of2(&step, &timeout)))
+        .await
+        .unwrap();
     if r.as_string().as_deref() == Some("__timeout__") {
         panic!("no notification within {ms} ms");
     }
@@ -618,4 +622,40 @@ async fn snapshot_survives_a_new_client_without_a_round_trip() {
         );
         wait(restored.close()).await.unwrap();
     }
+}
+
+#[wasm_bindgen_test]
+async fn output_schema_mismatch_is_an_error_and_a_broken_schema_only_skips_its_tool() {
+    let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
+    let err = wait(c.call_tool("bad_output".into(), JsValue::UNDEFINED, JsValue::UNDEFINED))
+        .await
+        .unwrap_err();
+    assert_eq!(s(&err, "code"), "OUTPUT_SCHEMA", "{}", s(&err, "message"));
+    assert_eq!(s(&err, "tool"), "bad_output");
+    assert!(
+        s(&err, "errors.0").starts_with("/sum"),
+        "{}",
+        s(&err, "errors.0")
+    );
+    let r = wait(c.call_tool(
+        "broken_schema".into(),
+        JsValue::UNDEFINED,
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
+    assert_eq!(s(&r, "structuredContent.sum"), "seven");
+    let it = c.notifications();
+    let mut reported = false;
+    for _ in 0..10 {
+        let v = next_within(&it, 5_000).await;
+        if s(&v, "type") == "diagnostic" && s(&v, "message").contains("broken_schema") {
+            reported = true;
+            break;
+        }
+    }
+    assert!(
+        reported,
+        "the compile error is reported once as a diagnostic"
+    );
 }

@@ -114,6 +114,7 @@ struct State {
     readers: Vec<Waker>,
     timer: Option<timer::Timer>,
     closed: bool,
+    outputs: Option<crate::tools::output::OutputSchemas>,
 }
 
 struct Inner {
@@ -434,6 +435,7 @@ impl Client {
                 readers: Vec::new(),
                 timer: None,
                 closed: false,
+                outputs: None,
             }),
             transport: FetchTransport::new(options.fetch),
             input_handler: options.input_handler,
@@ -528,6 +530,31 @@ impl Client {
         self.wait(p).await
     }
 
+    /// Calls a tool and checks its `structuredContent` against the tool's `outputSchema`
+    /// (eval-free; the tools are listed once first if they never were).
+    pub async fn call_tool(&self, pending: Pending, name: &str) -> Result<Value, ProtocolError> {
+        let result = self.wait(pending).await?;
+        self.check_tool_result(name, &result)?;
+        Ok(result)
+    }
+
+    /// Loads the output schemas if no tool list was fetched yet.
+    pub async fn ensure_output_schemas(&self) -> Result<(), ProtocolError> {
+        if self.inner.state.borrow().outputs.is_none() {
+            self.list_all(ListKind::Tools, RequestOptions::default())
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Checks a `tools/call` result of `name` against its output schema.
+    pub fn check_tool_result(&self, name: &str, result: &Value) -> Result<(), ProtocolError> {
+        match &self.inner.state.borrow().outputs {
+            Some(o) => o.check(name, result),
+            None => Ok(()),
+        }
+    }
+
     /// Lists every page of `kind`.
     pub async fn list_all(
         &self,
@@ -535,9 +562,26 @@ impl Client {
         opts: RequestOptions,
     ) -> Result<Value, ProtocolError> {
         let p = self.start(|s, now| s.list_all(kind, opts, now), None);
-        self.wait(p).await
+        let v = self.wait(p).await?;
+        if kind == ListKind::Tools {
+            let tools = v
+                .get("tools")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let errors = {
+                let mut st = self.inner.state.borrow_mut();
+                st.outputs
+                    .get_or_insert_with(Default::default)
+                    .update(&tools)
+            };
+            for (tool, e) in errors {
+                let message = format!("the outputSchema of {tool:?} does not compile ({e}); its results are not checked");
+                queue_notification(&self.inner, Event::Diagnostic { message });
+            }
+        }
+        Ok(v)
     }
-
     /// Opens a 2026-07-28 `subscriptions/listen` stream (2025 era: the GET stream).
     pub fn listen(&self, filter: Value) -> Pending {
         self.start(|s, now| s.listen(filter, now), None)

@@ -441,13 +441,15 @@ impl McpClient {
                 _ => return Err(invalid_argument("tool arguments must be an object")),
             };
             let opts = call_options(&options)?;
-            let v = run(
-                client,
-                "tools/call",
-                json!({"name": name, "arguments": arguments}),
-                opts,
-            )
-            .await?;
+            client
+                .ensure_output_schemas()
+                .await
+                .map_err(|e| error_to_js(&e))?;
+            let params = json!({"name": name, "arguments": arguments});
+            let v = run(client.clone(), "tools/call", params, opts).await?;
+            client
+                .check_tool_result(&name, &v)
+                .map_err(|e| error_to_js(&e))?;
             Ok(to_js(&v))
         })
     }

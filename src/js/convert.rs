@@ -52,6 +52,9 @@ pub fn error_to_js(e: &ProtocolError) -> JsValue {
         }
         ProtocolError::LegacyHttpSseServer { endpoint } => json!({"endpoint": endpoint}),
         ProtocolError::StdoutNotJsonRpc { line } => json!({"line": line}),
+        ProtocolError::OutputSchemaMismatch { tool, errors } => {
+            json!({"tool": tool, "errors": errors})
+        }
         _ => Value::Null,
     };
     glue::make_mcp_error(e.code(), &e.to_string(), &to_js(&details))

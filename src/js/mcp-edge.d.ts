@@ -7,7 +7,7 @@ export type JsonObject = { [key: string]: Json };
 export type McpErrorCode =
   | "RPC" | "HTTP_STATUS" | "UNAUTHORIZED" | "TIMEOUT" | "ABORTED" | "NETWORK" | "CORS"
   | "STREAM_DROPPED" | "LEGACY_TRANSPORT" | "UNSUPPORTED_VERSION" | "NOT_CONNECTED" | "CLOSED"
-  | "TOOL_REJECTED" | "CONFIG" | "INVALID_ARGUMENT" | "PROTOCOL";
+  | "TOOL_REJECTED" | "OUTPUT_SCHEMA" | "CONFIG" | "INVALID_ARGUMENT" | "PROTOCOL";
 
 /** Every rejection of this package is an `McpError` (an `Error` subclass). */
 export interface McpError extends Error {
@@ -29,6 +29,9 @@ export interface McpError extends Error {
   supported?: string[];
   requested?: string;
   endpoint?: string;
+  /** For OUTPUT_SCHEMA: the tool and what did not conform. */
+  tool?: string;
+  errors?: string[];
 }
 
 /** Whether a value is an {@link McpError}. */

@@ -9,6 +9,7 @@ pub mod adapt;
 pub mod export;
 pub mod hash;
 pub mod naming;
+pub mod output;
 pub mod pinning;
 pub mod registry;
 

@@ -71,6 +71,13 @@ pub enum ProtocolError {
     UnexpectedContentType(String),
     /// A result did not have the shape the method requires.
     InvalidResult(String),
+    /// A tool's `structuredContent` does not conform to its `outputSchema`.
+    OutputSchemaMismatch {
+        /// The tool.
+        tool: String,
+        /// What did not conform (instance path: message).
+        errors: Vec<String>,
+    },
     /// No protocol version both sides support.
     UnsupportedProtocolVersion {
         /// What the client asked for.
@@ -126,6 +133,7 @@ impl ProtocolError {
             ProtocolError::Closed => "CLOSED",
             ProtocolError::ToolRejected { .. } => "TOOL_REJECTED",
             ProtocolError::InvalidConfig(_) => "CONFIG",
+            ProtocolError::OutputSchemaMismatch { .. } => "OUTPUT_SCHEMA",
             _ => "PROTOCOL",
         }
     }
@@ -183,6 +191,11 @@ impl fmt::Display for ProtocolError {
                 write!(f, "unexpected response content type {c:?}")
             }
             ProtocolError::InvalidResult(m) => write!(f, "invalid result: {m}"),
+            ProtocolError::OutputSchemaMismatch { tool, errors } => write!(
+                f,
+                "the result of {tool:?} does not match its outputSchema: {}",
+                errors.join("; ")
+            ),
             ProtocolError::UnsupportedProtocolVersion {
                 requested,
                 supported,
