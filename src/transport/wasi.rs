@@ -311,3 +311,45 @@ pub fn describe(code: &ErrorCode) -> String {
         other => format!("{other:?}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(url: &str) -> (bool, String, String) {
+        let p = split_url(url).unwrap();
+        (p.https, p.authority, p.path_with_query)
+    }
+
+    #[test]
+    fn splits_scheme_authority_and_path_with_query() {
+        assert_eq!(
+            parts("http://127.0.0.1:8080/mcp?x=1"),
+            (false, "127.0.0.1:8080".into(), "/mcp?x=1".into())
+        );
+        assert_eq!(
+            parts("HTTPS://example.invalid/a/b#frag"),
+            (true, "example.invalid".into(), "/a/b".into())
+        );
+        assert_eq!(
+            parts("http://[::1]:9"),
+            (false, "[::1]:9".into(), "/".into())
+        );
+        assert_eq!(parts("http://h?q"), (false, "h".into(), "/?q".into()));
+    }
+
+    #[test]
+    fn refuses_what_wasi_http_cannot_send() {
+        for url in [
+            "ftp://h/x",
+            "127.0.0.1:80/mcp",
+            "http:///mcp",
+            "http://user:pw@h/mcp",
+        ] {
+            assert!(
+                matches!(split_url(url), Err(TransportError::InvalidRequest { .. })),
+                "{url}"
+            );
+        }
+    }
+}

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The WebAssembly component end to end, in a real component host (jco + Node):
 #   1. install (idempotent): the wasm32-wasip2 target, jco 1.35.0 from the committed lock;
-#   2. build the component: cargo build --target wasm32-wasip2 --release --features component --lib;
+#   2. run the library's unit tests compiled for wasm32-wasip2 (core + wasi transport) under
+#      `jco run`; build the component: cargo build --target wasm32-wasip2 --release
+#      --features component --lib;
 #   3. jco transpile it into out/ (an ES module Node imports);
 #   4. start the test servers (tests/servers/start-all.sh), run node --test on
 #      wit.test.mjs (the component's world matches wit/) and client.test.mjs (both eras through
 #      the WIT interface only), stop the servers (also on failure);
 #   5. print the component's size, raw and gzip -9.
-# Exit status: node's test runner's.
+# Exit status: non-zero when the unit tests or the build fail, else node's test runner's.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -29,7 +31,10 @@ if [ "$installed" != "$JCO_VERSION" ]; then
   (cd "$here" && npm ci --no-audit --no-fund >&2)
 fi
 
-# 2. Build.
+# 2. Unit tests on the target, then the component.
+log "unit tests on wasm32-wasip2 (jco run)"
+(cd "$root" && CARGO_TARGET_WASM32_WASIP2_RUNNER="$here/jco-run.sh" \
+  cargo test --target wasm32-wasip2 --features component --lib >&2)
 log "building the component"
 (cd "$root" && cargo build --target wasm32-wasip2 --release --features component --lib >&2)
 
