@@ -12,10 +12,11 @@
 //!
 //! Nothing here blocks: [`WasiExchange::pollable`] hands the driver a pollable to wait on
 //! (`wasi:io/poll` over all exchanges and the next timer at once) and [`WasiExchange::advance`]
-//! takes whatever is ready. Dropping an exchange drops its resources in child-before-parent
-//! order (pollable, stream, body, response, future), which aborts the request in the host
-//! (WASI HTTP 0.2 `types`: "dropping a future-incoming-response or an incoming-body ... the
-//! host may abort the request").
+//! takes whatever is ready. Dropping an exchange (the session aborted it, or its client went away)
+//! drops its resources child first (pollable, then stream, then body, then response), as WASI
+//! HTTP 0.2 `types` requires ("a child: it must be dropped before the parent"; a host traps
+//! otherwise). Nothing more is read from that response; closing the connection is up to the
+//! host.
 
 use crate::component::wasi_imports::http::outgoing_handler;
 use crate::component::wasi_imports::http::types::{
@@ -272,9 +273,9 @@ impl WasiExchange {
     }
 }
 
-/// Writes the whole request body and finishes it. The host's `check-write` budget bounds each
-/// write (WASI I/O 0.2 `output-stream.write`); `blocking-write-and-flush` takes at most 4096
-/// bytes per call, so larger bodies go in slices.
+/// Writes the whole request body and finishes it. WASI I/O 0.2 `output-stream`
+/// `blocking-write-and-flush` performs "a write of up to 4096 bytes", so the body goes in slices
+/// of that size.
 fn write_body(body: OutgoingBody, bytes: &[u8]) -> Result<(), TransportError> {
     let broke = |what: &str| TransportError::Network {
         message: format!("writing the request body failed: {what}"),

@@ -130,6 +130,13 @@ describe("2026-07-28 server (Python mcp 2.3.0)", () => {
     assert.equal(bad.val.code, "CONFIG");
   });
 
+  test("bodies larger than one 4096-byte write and one read go through whole", () => {
+    const message = "0123456789abcdef".repeat(10_000); // 160 000 bytes each way
+    const r = c.callTool("echo", JSON.stringify({ message }));
+    assert.equal(r.isError, false);
+    assert.equal(text(r), message);
+  });
+
   test("unknown tool: this server answers isError (the spec says -32602)", () => {
     const r = c.callTool("no_such_tool", "{}");
     assert.equal(r.isError, true);

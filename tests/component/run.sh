@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The WebAssembly component end to end, in a real component host (jco + Node):
-#   1. install (idempotent): the wasm32-wasip2 target, jco 1.35.0 from the committed lock;
+#   1. install (idempotent): the wasm32-wasip2 target, jco 1.35.0 and preview2-shim 0.26.1 from
+#      the committed lock;
 #   2. run the library's unit tests compiled for wasm32-wasip2 (core + wasi transport) under
 #      `jco run`; build the component: cargo build --target wasm32-wasip2 --release
 #      --features component --lib;
@@ -15,7 +16,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 servers="$root/tests/servers"
 wasm="$root/target/wasm32-wasip2/release/mcp_edge.wasm"
+# Exact pins, as in package.json / package-lock.json. preview2-shim is the WASI implementation the
+# transpiled component imports at run time.
 JCO_VERSION=1.35.0
+SHIM_VERSION=0.26.1
 
 log() { printf '[component] %s\n' "$*" >&2; }
 
@@ -24,10 +28,13 @@ if ! rustup target list --installed | grep -qx wasm32-wasip2; then
   log "adding the wasm32-wasip2 target"
   rustup target add wasm32-wasip2 >&2
 fi
-installed="$(node -p 'try { require(process.argv[1]).version } catch { "" }' \
-  "$here/node_modules/@bytecodealliance/jco/package.json" 2>/dev/null || true)"
-if [ "$installed" != "$JCO_VERSION" ]; then
-  log "installing jco $JCO_VERSION (npm ci)"
+installed() {
+  node -p 'try { require(process.argv[1]).version } catch { "" }' \
+    "$here/node_modules/$1/package.json" 2>/dev/null || true
+}
+if [ "$(installed @bytecodealliance/jco)" != "$JCO_VERSION" ] ||
+  [ "$(installed @bytecodealliance/preview2-shim)" != "$SHIM_VERSION" ]; then
+  log "installing jco $JCO_VERSION and preview2-shim $SHIM_VERSION (npm ci)"
   (cd "$here" && npm ci --no-audit --no-fund >&2)
 fi
 

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join, resolve } from "node:path";
 
@@ -71,10 +71,12 @@ test("jco wit: no import beyond the declared ones, their dependencies and std's 
 test("the exported interface equals wit/client.wit, type by type", async () => {
   // jco 1.35's bundled preview2-shim starts with no preopened directory, so `jco types <dir>`
   // cannot read any path; open the root for the type generator's own shim instance first.
-  const shimFs = join(
-    here,
-    "node_modules/@bytecodealliance/jco-transpile/node_modules/@bytecodealliance/preview2-shim/dist/nodejs/filesystem.js",
+  // Resolve the shim the way Node does from jco-transpile's files: its own node_modules first.
+  const shim = "node_modules/@bytecodealliance/preview2-shim/dist/nodejs/filesystem.js";
+  const shimFs = [join(here, "node_modules/@bytecodealliance/jco-transpile", shim), join(here, shim)].find(
+    (path) => existsSync(path),
   );
+  assert.ok(shimFs, "preview2-shim not installed");
   const { _setPreopens } = await import(shimFs);
   _setPreopens({ "/": "/" });
   const { generateHostTypes } = await import("@bytecodealliance/jco-transpile");
