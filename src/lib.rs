@@ -12,7 +12,13 @@
 //! [`proto`] is the sans-IO core: pure state machines with no async, no I/O and no clock reads.
 //! Transports (fetch streams in wasm, stdio and HTTP in the native harness) only move bytes.
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![cfg_attr(
+    not(all(target_os = "wasi", feature = "component")),
+    forbid(unsafe_code)
+)]
+// The component's wit-bindgen export glue is `unsafe` (canonical ABI entry points); it alone is
+// allowed, in `component::bindings`. Everything else stays free of `unsafe`.
+#![cfg_attr(all(target_os = "wasi", feature = "component"), deny(unsafe_code))]
 
 pub mod pool;
 pub mod proto;
@@ -22,5 +28,7 @@ pub mod transport;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod client;
+#[cfg(all(target_os = "wasi", feature = "component"))]
+pub mod component;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod js;

@@ -24,3 +24,5 @@ pub mod fetch;
 mod js;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod timer;
+#[cfg(all(target_os = "wasi", feature = "component"))]
+pub mod wasi;

@@ -1,0 +1,330 @@
+//! The synchronous driver: owns one [`Session`] and the HTTP exchanges it asked for, and pumps
+//! them until the operations a call waits for complete.
+//!
+//! ```text
+//!   command ─► Session ─► poll_transmit ─► WasiExchange::send ──┐
+//!                 ▲                                             │ pollables
+//!                 │   handle_response_head / body / body_end    ▼
+//!                 └──────────── advance() ◄──── wasi:io/poll([exchanges…, timer])
+//!   poll_timeout ─► monotonic-clock subscribe-instant ─► handle_timeout
+//!   poll_event   ─► results of the awaited ops, their progress, the notification queue
+//! ```
+//!
+//! It follows the session's call order (`proto::session` module docs): after every input, drain
+//! `poll_transmit`, `poll_abort` and `poll_event`; then wait on everything in flight at once.
+//! Exchanges that outlive a call (a 2025-era `notifications/initialized` still being
+//! acknowledged, a DELETE) stay in the table and are driven by the next call.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use serde_json::Value;
+
+use super::wasi_imports::clocks::monotonic_clock;
+use super::wasi_imports::io::poll;
+use crate::proto::jsonrpc::{codes, ErrorObject};
+use crate::proto::session::{Event, ExchangeId, OpId, ProtocolError, Session, TransportFailure};
+use crate::transport::wasi::{Step, WasiExchange};
+use crate::transport::TransportError;
+
+/// Most notifications kept until the host takes them; the oldest go first.
+pub const MAX_QUEUED_NOTIFICATIONS: usize = 256;
+
+/// Most progress events kept per operation (a server may send any number).
+pub const MAX_PROGRESS_EVENTS: usize = 1024;
+
+/// One progress notification as the driver saw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeenProgress {
+    /// Progress so far.
+    pub progress: f64,
+    /// The total, when known.
+    pub total: Option<f64>,
+    /// The message, when sent.
+    pub message: Option<String>,
+    /// Arrival time, milliseconds since the driver's epoch.
+    pub at_ms: u64,
+}
+
+/// What an operation ended with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The result or error.
+    pub result: Result<Value, ProtocolError>,
+    /// Progress seen for it, in order (at most [`MAX_PROGRESS_EVENTS`]).
+    pub progress: Vec<SeenProgress>,
+    /// Completion time, milliseconds since the driver's epoch.
+    pub at_ms: u64,
+}
+
+/// A session, its exchanges in flight and its queues.
+pub struct Driver {
+    session: Session,
+    exchanges: HashMap<ExchangeId, WasiExchange>,
+    /// Operations a caller waits for, with the progress seen so far.
+    watched: HashMap<OpId, Vec<SeenProgress>>,
+    done: HashMap<OpId, Outcome>,
+    notifications: VecDeque<Event>,
+    dropped_notifications: u64,
+    epoch_ns: u64,
+}
+
+impl Driver {
+    /// A driver for `session`; its clock starts now.
+    pub fn new(session: Session) -> Self {
+        Driver {
+            session,
+            exchanges: HashMap::new(),
+            watched: HashMap::new(),
+            done: HashMap::new(),
+            notifications: VecDeque::new(),
+            dropped_notifications: 0,
+            epoch_ns: monotonic_clock::now(),
+        }
+    }
+
+    /// Milliseconds since the driver was created (monotonic clock).
+    pub fn now(&self) -> u64 {
+        monotonic_clock::now().saturating_sub(self.epoch_ns) / 1_000_000
+    }
+
+    /// The session (for state queries).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Starts an operation with `start` and runs until it completes.
+    pub fn run(&mut self, start: StartFn) -> Outcome {
+        let mut outcomes = self.run_all(vec![start]);
+        outcomes.pop().unwrap_or(Outcome {
+            result: Err(ProtocolError::Closed),
+            progress: Vec::new(),
+            at_ms: self.now(),
+        })
+    }
+
+    /// Starts every operation, then runs until all of them complete. Outcomes are in the order
+    /// of `starts`.
+    pub fn run_all(&mut self, starts: Vec<StartFn>) -> Vec<Outcome> {
+        let mut ops = Vec::with_capacity(starts.len());
+        for start in starts {
+            let now = self.now();
+            let op = start(&mut self.session, now);
+            self.watched.insert(op, Vec::new());
+            ops.push(op);
+        }
+        let mut waiting: HashSet<OpId> = ops.iter().copied().collect();
+        loop {
+            self.pump();
+            waiting.retain(|op| !self.done.contains_key(op));
+            if waiting.is_empty() {
+                break;
+            }
+            if !self.wait() {
+                // Nothing in flight and no timer: the session can make no more progress.
+                let at_ms = self.now();
+                for op in waiting.drain() {
+                    let progress = self.watched.remove(&op).unwrap_or_default();
+                    let result = Err(ProtocolError::Network(
+                        "no exchange in flight and no timer pending for this operation".into(),
+                    ));
+                    self.done.insert(
+                        op,
+                        Outcome {
+                            result,
+                            progress,
+                            at_ms,
+                        },
+                    );
+                }
+                break;
+            }
+        }
+        let now = self.now();
+        ops.into_iter()
+            .map(|op| {
+                self.done.remove(&op).unwrap_or(Outcome {
+                    result: Err(ProtocolError::Closed),
+                    progress: Vec::new(),
+                    at_ms: now,
+                })
+            })
+            .collect()
+    }
+
+    /// Takes the queued notifications and how many were dropped since the last take.
+    pub fn take_notifications(&mut self) -> (Vec<Event>, u64) {
+        let dropped = std::mem::take(&mut self.dropped_notifications);
+        (self.notifications.drain(..).collect(), dropped)
+    }
+
+    /// Moves everything the session wants done: sends, aborts, events, until it wants nothing.
+    fn pump(&mut self) {
+        loop {
+            let mut busy = false;
+            while let Some(ex) = self.session.poll_abort() {
+                busy = true;
+                // Dropping the exchange drops its wasi resources, which aborts the request.
+                self.exchanges.remove(&ex);
+            }
+            while let Some(t) = self.session.poll_transmit() {
+                busy = true;
+                match WasiExchange::send(&t.request) {
+                    Ok(ex) => {
+                        self.exchanges.insert(t.exchange, ex);
+                    }
+                    Err(e) => {
+                        let now = self.now();
+                        self.session.handle_failure(t.exchange, failure(e), now);
+                    }
+                }
+            }
+            while let Some(e) = self.session.poll_event() {
+                busy = true;
+                self.dispatch(e);
+            }
+            if !busy {
+                break;
+            }
+        }
+    }
+
+    fn dispatch(&mut self, event: Event) {
+        match event {
+            Event::Completed { op, result } => {
+                if let Some(progress) = self.watched.remove(&op) {
+                    let at_ms = self.now();
+                    self.done.insert(
+                        op,
+                        Outcome {
+                            result,
+                            progress,
+                            at_ms,
+                        },
+                    );
+                }
+            }
+            Event::Progress {
+                op,
+                progress,
+                total,
+                message,
+            } => {
+                let at_ms = self.now();
+                if let Some(seen) = self.watched.get_mut(&op) {
+                    if seen.len() < MAX_PROGRESS_EVENTS {
+                        seen.push(SeenProgress {
+                            progress,
+                            total,
+                            message,
+                            at_ms,
+                        });
+                    }
+                }
+            }
+            Event::InputRequest { input, method, .. } => {
+                // A synchronous component has no way to ask its host mid-call: refuse, as a
+                // client that does not offer the capability would (JSON-RPC 2.0 § 5.1 -32601).
+                let error = ErrorObject {
+                    code: codes::METHOD_NOT_FOUND,
+                    message: format!("this client cannot answer {method}"),
+                    data: None,
+                };
+                let now = self.now();
+                // The op may have ended meanwhile: then the input is unknown, which is fine.
+                let _ = self.session.answer_input(input, Err(error), now);
+            }
+            Event::Connected(_) | Event::InputCancelled { .. } => {}
+            other => {
+                if self.notifications.len() >= MAX_QUEUED_NOTIFICATIONS {
+                    self.notifications.pop_front();
+                    self.dropped_notifications += 1;
+                }
+                self.notifications.push_back(other);
+            }
+        }
+    }
+
+    /// Waits until an exchange is ready or the next timer is due, and feeds what happened to the
+    /// session. Returns `false` when there is nothing to wait for.
+    fn wait(&mut self) -> bool {
+        let deadline = self.session.poll_timeout();
+        let now = self.now();
+        if deadline.is_some_and(|at| at <= now) {
+            self.session.handle_timeout(now);
+            return true;
+        }
+        let ids: Vec<ExchangeId> = self
+            .exchanges
+            .iter()
+            .filter(|(_, ex)| ex.pollable().is_some())
+            .map(|(id, _)| *id)
+            .collect();
+        let timer = deadline.map(|at| {
+            let when = self.epoch_ns.saturating_add(at.saturating_mul(1_000_000));
+            monotonic_clock::subscribe_instant(when)
+        });
+        if ids.is_empty() && timer.is_none() {
+            return false;
+        }
+        let ready: Vec<u32> = {
+            let mut list: Vec<&poll::Pollable> = ids
+                .iter()
+                .filter_map(|id| self.exchanges.get(id).and_then(WasiExchange::pollable))
+                .collect();
+            if let Some(t) = &timer {
+                list.push(t);
+            }
+            poll::poll(&list)
+        };
+        drop(timer);
+        for index in ready {
+            match ids.get(index as usize) {
+                Some(id) => self.drain_exchange(*id),
+                None => {
+                    let now = self.now();
+                    self.session.handle_timeout(now);
+                }
+            }
+        }
+        true
+    }
+
+    /// Feeds everything an exchange has ready, chunk by chunk, pumping after each so that
+    /// progress is stamped when its bytes arrived.
+    fn drain_exchange(&mut self, id: ExchangeId) {
+        loop {
+            let Some(ex) = self.exchanges.get_mut(&id) else {
+                return;
+            };
+            let step = ex.advance();
+            let now = self.now();
+            match step {
+                Step::Pending => return,
+                Step::Head(head) => self.session.handle_response_head(id, head, now),
+                Step::Body(bytes) => self.session.handle_body(id, &bytes, now),
+                Step::End => {
+                    self.exchanges.remove(&id);
+                    self.session.handle_body_end(id, now);
+                }
+                Step::Failed(e) => {
+                    self.exchanges.remove(&id);
+                    self.session.handle_failure(id, failure(e), now);
+                }
+            }
+            self.pump();
+        }
+    }
+}
+
+/// What the session is told when the transport fails: a broken body after the head is
+/// `BodyInterrupted` (an SSE stream may then be resumed or re-issued), anything else `Network`.
+fn failure(e: TransportError) -> TransportFailure {
+    match e {
+        TransportError::BodyRead { message } => TransportFailure::BodyInterrupted(message),
+        TransportError::Network { message } => TransportFailure::Network(message),
+        other => TransportFailure::Network(other.to_string()),
+    }
+}
+
+/// Starts one operation on the session at `now`.
+pub type StartFn = Box<dyn FnOnce(&mut Session, u64) -> OpId>;

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The WebAssembly component end to end, in a real component host (jco + Node):
+#   1. install (idempotent): the wasm32-wasip2 target, jco 1.35.0 and preview2-shim 0.26.1 from
+#      the committed lock;
+#   2. run the library's unit tests compiled for wasm32-wasip2 (core + wasi transport) under
+#      `jco run`; build the component: cargo build --target wasm32-wasip2 --release
+#      --features component --lib;
+#   3. jco transpile it into out/ (an ES module Node imports);
+#   4. start the test servers (tests/servers/start-all.sh), run node --test on
+#      wit.test.mjs (the component's world matches wit/) and client.test.mjs (both eras through
+#      the WIT interface only), stop the servers (also on failure);
+#   5. print the component's size, raw and gzip -9.
+# Exit status: non-zero when the unit tests or the build fail, else node's test runner's.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+servers="$root/tests/servers"
+wasm="$root/target/wasm32-wasip2/release/mcp_edge.wasm"
+# Exact pins, as in package.json / package-lock.json. preview2-shim is the WASI implementation the
+# transpiled component imports at run time.
+JCO_VERSION=1.35.0
+SHIM_VERSION=0.26.1
+
+log() { printf '[component] %s\n' "$*" >&2; }
+
+# 1. Tools.
+if ! rustup target list --installed | grep -qx wasm32-wasip2; then
+  log "adding the wasm32-wasip2 target"
+  rustup target add wasm32-wasip2 >&2
+fi
+installed() {
+  node -p 'try { require(process.argv[1]).version } catch { "" }' \
+    "$here/node_modules/$1/package.json" 2>/dev/null || true
+}
+if [ "$(installed @bytecodealliance/jco)" != "$JCO_VERSION" ] ||
+  [ "$(installed @bytecodealliance/preview2-shim)" != "$SHIM_VERSION" ]; then
+  log "installing jco $JCO_VERSION and preview2-shim $SHIM_VERSION (npm ci)"
+  (cd "$here" && npm ci --no-audit --no-fund >&2)
+fi
+
+# 2. Unit tests on the target, then the component.
+log "unit tests on wasm32-wasip2 (jco run)"
+(cd "$root" && CARGO_TARGET_WASM32_WASIP2_RUNNER="$here/jco-run.sh" \
+  cargo test --target wasm32-wasip2 --features component --lib >&2)
+log "building the component"
+(cd "$root" && cargo build --target wasm32-wasip2 --release --features component --lib >&2)
+
+# 3. Transpile.
+log "transpiling with jco $JCO_VERSION"
+rm -rf "$here/out"
+"$here/node_modules/.bin/jco" transpile "$wasm" -o "$here/out" --name mcp-edge --quiet >&2
+printf '{"type":"module"}\n' >"$here/out/package.json"
+
+# 4. Servers and tests.
+"$servers/start-all.sh" >/dev/null
+trap '"$servers/stop-all.sh" >/dev/null 2>&1 || true' EXIT
+set -a
+# shellcheck disable=SC1091
+. "$servers/.ports.env"
+set +a
+export COMPONENT_WASM="$wasm"
+status=0
+(cd "$here" && node --test wit.test.mjs client.test.mjs) || status=$?
+
+# 5. Size.
+raw=$(wc -c <"$wasm")
+gz=$(gzip -9c "$wasm" | wc -c)
+log "component: $wasm"
+log "size: $raw bytes raw, $gz bytes gzip -9"
+exit "$status"
