@@ -12,7 +12,7 @@
 //! ```
 
 mod oneshot;
-mod timer;
+pub(crate) mod timer;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -598,6 +598,15 @@ impl Client {
     pub async fn close(&self) -> Result<(), ProtocolError> {
         let p = self.start(|s, now| s.close(now), None);
         self.wait(p).await.map(|_| ())
+    }
+
+    /// Changes the per-request timeouts for later requests.
+    pub fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>) {
+        self.inner
+            .state
+            .borrow_mut()
+            .session
+            .set_timeouts(request_ms, max_total_ms);
     }
 
     /// What the server told about itself.

@@ -41,7 +41,7 @@ pub struct McpClient {
     tools: Rc<RefCell<HashMap<String, Value>>>,
 }
 
-fn session_config(url: &str, options: &JsValue) -> Result<SessionConfig, JsValue> {
+pub(super) fn session_config(url: &str, options: &JsValue) -> Result<SessionConfig, JsValue> {
     let mut cfg = SessionConfig::new(url);
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(invalid_argument("url must be an http:// or https:// URL"));
@@ -216,13 +216,13 @@ fn event_to_js(e: &Event) -> Value {
 }
 
 /// Per-call options: `{signal?, onProgress?, timeoutMs?}`.
-struct CallOptions {
+pub(super) struct CallOptions {
     signal: Option<web_sys::AbortSignal>,
     progress: Option<ProgressFn>,
     timeout_ms: Option<u64>,
 }
 
-fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
+pub(super) fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
     let signal = match get(options, "signal") {
         v if v.is_undefined() || v.is_null() => None,
         v => Some(
@@ -246,16 +246,14 @@ fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
 }
 
 /// Runs one request with the call options: progress, timeout, and an `AbortSignal` that cancels.
-async fn run(
-    client: Client,
+pub(super) async fn run_with(
+    client: &Client,
     method: &str,
     params: Value,
     opts: CallOptions,
-) -> Result<Value, JsValue> {
+) -> Result<Value, crate::proto::session::ProtocolError> {
     if opts.signal.as_ref().is_some_and(|s| s.aborted()) {
-        return Err(error_to_js(
-            &crate::proto::session::ProtocolError::Cancelled,
-        ));
+        return Err(crate::proto::session::ProtocolError::Cancelled);
     }
     let ropts = RequestOptions {
         timeout_ms: opts.timeout_ms,
@@ -266,7 +264,31 @@ async fn run(
         .signal
         .as_ref()
         .map(|s| AbortListener::new(s, client.clone(), pending));
-    client.wait(pending).await.map_err(|e| error_to_js(&e))
+    client.wait(pending).await
+}
+
+async fn run(
+    client: Client,
+    method: &str,
+    params: Value,
+    opts: CallOptions,
+) -> Result<Value, JsValue> {
+    run_with(&client, method, params, opts)
+        .await
+        .map_err(|e| error_to_js(&e))
+}
+
+/// The driver options from the JS connect options (fetch, handlers, traffic observer).
+pub(super) fn client_options(
+    session: SessionConfig,
+    options: &JsValue,
+) -> Result<ClientOptions, JsValue> {
+    Ok(ClientOptions {
+        session,
+        fetch: get_fn(options, "fetch")?,
+        input_handler: input_handler(options)?,
+        observer: traffic_observer(options)?,
+    })
 }
 
 /// Cancels an operation when a user's `AbortSignal` fires; removes itself when dropped.

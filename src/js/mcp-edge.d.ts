@@ -139,3 +139,88 @@ export class McpClient {
   notifications(): AsyncIterableIterator<Notification>;
   close(): Promise<void>;
 }
+
+/** One entry of `mcpServers`, as users already write it. `${VAR}` / `${VAR:-default}` expand from `vars`. */
+export interface ServerEntry {
+  url?: string;
+  headers?: Record<string, string>;
+  /** stdio entries are reported as `unsupported` in wasm. */
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  auth?: JsonObject;
+  /** Overrides what annotations claim: the default is "execute". */
+  category?: "read" | "edit" | "execute";
+  timeoutMs?: number;
+  enabled?: boolean;
+  protocol?: ProtocolChoice;
+}
+export interface PoolConfig { mcpServers: Record<string, ServerEntry>; [key: string]: Json | Record<string, ServerEntry> }
+
+export type PolicyRule = string | { serverName: string } | { serverUrl: string } | { serverCommand: string[] };
+
+export interface PoolOptions extends ConnectOptions {
+  /** Values for `${VAR}` expansion. Errors name the variable, never a value. */
+  vars?: Record<string, string>;
+  /** A second (project) layer merged over `config` (scalars override, servers merged by key). */
+  projectConfig?: PoolConfig;
+  /** Deny wins; an absent allow list allows all, an empty one allows none. */
+  policy?: { denied?: PolicyRule[]; allowed?: PolicyRule[] };
+  /** Edge isolates: at most 6 outbound requests at once. */
+  edge?: boolean;
+  maxConcurrentConnects?: number;
+  /** Connect timeout of servers without `timeoutMs` (default 30000). */
+  connectTimeoutMs?: number;
+  onEvent?: (event: PoolEvent) => void;
+}
+
+export type ServerState = "pending" | "connecting" | "connected" | "failed" | "needs-auth" | "disabled" | "unsupported";
+
+export interface ServerStatus {
+  name: string;
+  state: ServerState;
+  transport: "http" | "stdio" | null;
+  lastError: { code: string; message: string } | null;
+  toolCount: number;
+  era: "modern" | "legacy" | null;
+  protocolVersion: string | null;
+  retries: number;
+  nextRetryAt: number | null;
+  deadline: number | null;
+  gaveUp: boolean;
+}
+export interface PoolStatus { servers: ServerStatus[] }
+
+export type PoolEvent =
+  | { type: "state"; server: string; from: ServerState; to: ServerState; error: { code: string; message: string } | null }
+  | { type: "toolCount"; server: string; count: number }
+  | { type: "attemptAborted"; server: string };
+
+export type ToolFormat = "openai" | "openai-responses" | "anthropic" | "mcp";
+
+export interface OpenAiTool { type: "function"; function: { name: string; description: string; parameters: JsonObject } }
+export interface OpenAiResponsesTool { type: "function"; name: string; description: string; parameters: JsonObject }
+export interface AnthropicTool { name: string; description: string; input_schema: JsonObject }
+
+/** A tool result as an LLM reads it: one text block; `raw` is the server's result. */
+export interface FlatToolResult { content: [{ type: "text"; text: string }]; isError: boolean; raw?: CallToolResult }
+
+export class McpPool {
+  free(): void;
+  constructor(config: PoolConfig, options?: PoolOptions);
+  /** Connects every enabled server (bounded concurrency, own timeouts); never rejects for one server. */
+  connectAll(): Promise<PoolStatus>;
+  status(): PoolStatus;
+  tools(options: { format: "openai" }): OpenAiTool[];
+  tools(options: { format: "openai-responses" }): OpenAiResponsesTool[];
+  tools(options: { format: "anthropic" }): AnthropicTool[];
+  tools(options?: { format?: "mcp" }): Tool[];
+  /** Server instructions as fenced `<system-reminder>` blocks; `text` is empty when nothing changed. */
+  instructions(): { text: string; joined: string[]; left: string[] };
+  tokenEstimates(format: ToolFormat): Record<string, number>;
+  /** Always resolves; failures come back as `isError` results. */
+  call(name: string, args?: JsonObject, options?: CallOptions): Promise<FlatToolResult>;
+  reconnect(server: string): void;
+  acceptTool(name: string): void;
+  close(): Promise<void>;
+}

@@ -4,8 +4,10 @@
 mod client;
 mod convert;
 mod glue;
+mod pool;
 
 pub use client::{is_mcp_error, McpClient};
+pub use pool::McpPool;
 
 use wasm_bindgen::prelude::*;
 

@@ -38,9 +38,9 @@ export MCP_EDGE_FIXTURE_NOCORS_URL="http://127.0.0.1:$(port_of nocorsPort)"
 status=0
 for runtime in "${runtimes[@]}"; do
   case "$runtime" in
-    node) echo "== client_e2e in Node"; wasm-pack test --node -- --test client_e2e || status=1 ;;
-    chrome) echo "== client_e2e in headless Chromium (page)"; WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome -- --test client_e2e || status=1 ;;
-    worker) echo "== client_e2e in headless Chromium (dedicated worker)"; WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome -- --test client_e2e || status=1 ;;
+    node) echo "== client_e2e in Node"; wasm-pack test --node -- --test client_e2e --test pool_e2e || status=1 ;;
+    chrome) echo "== client_e2e in headless Chromium (page)"; WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome -- --test client_e2e --test pool_e2e || status=1 ;;
+    worker) echo "== client_e2e in headless Chromium (dedicated worker)"; WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome -- --test client_e2e --test pool_e2e || status=1 ;;
     *) echo "unknown runtime $runtime" >&2; exit 2 ;;
   esac
 done

@@ -262,6 +262,16 @@ impl Session {
             .and_then(|g| g.last_event_id.as_deref())
     }
 
+    /// Changes the timeouts of requests started from now on (`request_ms` must not exceed
+    /// `max_total_ms` when both are set; otherwise the outer limit is raised to match).
+    pub fn set_timeouts(&mut self, request_ms: Option<u64>, max_total_ms: Option<u64>) {
+        self.cfg.request_timeout_ms = request_ms;
+        self.cfg.max_total_timeout_ms = match (request_ms, max_total_ms) {
+            (Some(i), Some(o)) => Some(o.max(i)),
+            (_, o) => o,
+        };
+    }
+
     /// Replaces one extra header (e.g. a refreshed `authorization`); `None` removes it. A changed
     /// `authorization` drops private cache entries (MCP 2026-07-28 `server/utilities/caching`).
     pub fn set_header(&mut self, name: &str, value: Option<String>) {

@@ -1,0 +1,216 @@
+//! `McpPool` end to end against real servers (one healthy 2026 server, one 2025 server, one that
+//! hangs on connect, one that answers 500), in Node and headless Chromium. Started by
+//! `tests/wasm/run-client-tests.sh`; without its URLs every test fails.
+#![cfg(all(target_family = "wasm", target_os = "unknown"))]
+
+use js_sys::{Array, Promise, Reflect};
+use mcp_edge::js::McpPool;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+fn url(name: &str, v: Option<&'static str>) -> String {
+    match v {
+        Some(u) if !u.is_empty() => u.to_string(),
+        _ => panic!("{name} was not set at compile time: run tests/wasm/run-client-tests.sh"),
+    }
+}
+fn py() -> String {
+    url("MCP_EDGE_PY2026_URL", option_env!("MCP_EDGE_PY2026_URL"))
+}
+fn everything() -> String {
+    url(
+        "MCP_EDGE_EVERYTHING_URL",
+        option_env!("MCP_EDGE_EVERYTHING_URL"),
+    )
+}
+fn fixture() -> String {
+    url("MCP_EDGE_FIXTURE_URL", option_env!("MCP_EDGE_FIXTURE_URL"))
+}
+fn json(v: serde_json::Value) -> JsValue {
+    js_sys::JSON::parse(&v.to_string()).unwrap()
+}
+fn to_json(v: &JsValue) -> serde_json::Value {
+    serde_json::from_str(&js_sys::JSON::stringify(v).unwrap().as_string().unwrap()).unwrap()
+}
+async fn wait(p: Promise) -> Result<JsValue, JsValue> {
+    JsFuture::from(p).await
+}
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+fn state_of(status: &serde_json::Value, server: &str) -> serde_json::Value {
+    status["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == server)
+        .cloned()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn one_healthy_server_works_while_a_hanging_and_a_failing_one_fail_in_isolation() {
+    let config = serde_json::json!({"mcpServers": {
+        "hang": {"url": format!("{}/hang", fixture()), "timeoutMs": 1500},
+        "broken": {"url": format!("{}/mcp-500", fixture())},
+        "py": {"url": py(), "headers": {"X-Token": "${TOKEN}"}},
+    }});
+    let events = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let e2 = events.clone();
+    let on_event =
+        Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| e2.borrow_mut().push(to_json(&e)));
+    let options = json(serde_json::json!({"vars": {"TOKEN": "t-123"}}));
+    Reflect::set(&options, &"onEvent".into(), on_event.as_ref()).unwrap();
+    let pool = McpPool::new(json(config), options).unwrap();
+    let started = now();
+    let status = to_json(&wait(pool.connect_all()).await.unwrap());
+    let took = now() - started;
+    assert_eq!(state_of(&status, "py")["state"], "connected", "{status}");
+    assert_eq!(state_of(&status, "py")["era"], "modern");
+    assert!(state_of(&status, "py")["toolCount"].as_u64().unwrap() >= 7);
+    let hang = state_of(&status, "hang");
+    assert_eq!(hang["state"], "failed", "{hang}");
+    let broken = state_of(&status, "broken");
+    assert_eq!(broken["state"], "failed");
+    assert!(
+        broken["lastError"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("500"),
+        "{broken}"
+    );
+    assert!(
+        took < 15_000.0,
+        "the hanging server was cut at its timeout ({took} ms)"
+    );
+    // The healthy server's tools are usable.
+    let tools = to_json(
+        &pool
+            .tools(json(serde_json::json!({"format": "openai"})))
+            .unwrap(),
+    );
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"mcp__py__add"), "{names:?}");
+    assert!(names
+        .iter()
+        .all(|n| n.starts_with("mcp__py__") && n.len() <= 64));
+    let r = to_json(
+        &wait(pool.call(
+            "mcp__py__add".into(),
+            json(serde_json::json!({"a": 2, "b": 40})),
+            JsValue::UNDEFINED,
+        ))
+        .await
+        .unwrap(),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    assert!(
+        r["content"][0]["text"].as_str().unwrap().contains("42"),
+        "{r}"
+    );
+    assert_eq!(r["raw"]["structuredContent"]["sum"], 42);
+    // A tool of no connected server is an isError result, not a thrown error.
+    let r = to_json(
+        &wait(pool.call(
+            "mcp__broken__x".into(),
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+        ))
+        .await
+        .unwrap(),
+    );
+    assert_eq!(r["isError"], true);
+    let f = to_json(
+        &wait(pool.call(
+            "mcp__py__fail".into(),
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+        ))
+        .await
+        .unwrap(),
+    );
+    assert_eq!(f["isError"], true);
+    assert!(events
+        .borrow()
+        .iter()
+        .any(|e| e["type"] == "state" && e["server"] == "py" && e["to"] == "connected"));
+    wait(pool.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn exports_are_byte_identical_whatever_the_completion_order() {
+    let a = serde_json::json!({"mcpServers": {"py": {"url": py()}, "everything": {"url": everything(), "protocol": "2025-11-25"}}});
+    let b = serde_json::json!({"mcpServers": {"everything": {"url": everything(), "protocol": "2025-11-25"}, "py": {"url": py()}}});
+    // One pool connects one server at a time, the other both at once.
+    let p1 = McpPool::new(
+        json(a),
+        json(serde_json::json!({"maxConcurrentConnects": 1})),
+    )
+    .unwrap();
+    let p2 = McpPool::new(
+        json(b),
+        json(serde_json::json!({"maxConcurrentConnects": 4})),
+    )
+    .unwrap();
+    wait(p2.connect_all()).await.unwrap();
+    wait(p1.connect_all()).await.unwrap();
+    for format in ["openai", "anthropic", "mcp"] {
+        let f = json(serde_json::json!({"format": format}));
+        let t1 = js_sys::JSON::stringify(&p1.tools(f.clone()).unwrap())
+            .unwrap()
+            .as_string()
+            .unwrap();
+        let t2 = js_sys::JSON::stringify(&p2.tools(f).unwrap())
+            .unwrap()
+            .as_string()
+            .unwrap();
+        assert_eq!(t1, t2, "{format}");
+        assert!(Array::from(&json(serde_json::from_str(&t1).unwrap())).length() > 10);
+    }
+    let instr = to_json(&p1.instructions());
+    assert!(!instr["joined"].as_array().unwrap().is_empty());
+    assert!(
+        instr["text"]
+            .as_str()
+            .unwrap()
+            .contains("<system-reminder>"),
+        "{instr}"
+    );
+    assert_eq!(
+        to_json(&p1.instructions())["text"],
+        "",
+        "instructions are delivered once"
+    );
+    wait(p1.close()).await.unwrap();
+    wait(p2.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn an_undefined_variable_fails_only_its_server_and_never_shows_values() {
+    let config = serde_json::json!({"mcpServers": {
+        "py": {"url": py()},
+        "needs-var": {"url": py(), "headers": {"Authorization": "Bearer ${MISSING}", "X-Known": "${SECRET}"}},
+    }});
+    let pool = McpPool::new(
+        json(config),
+        json(serde_json::json!({"vars": {"SECRET": "s3cr3t-value"}})),
+    )
+    .unwrap();
+    let status = to_json(&wait(pool.connect_all()).await.unwrap());
+    assert_eq!(state_of(&status, "py")["state"], "connected");
+    let bad = state_of(&status, "needs-var");
+    assert_eq!(bad["state"], "failed");
+    let text = bad.to_string();
+    assert!(
+        text.contains("MISSING") && text.contains("needs-var"),
+        "{text}"
+    );
+    assert!(!text.contains("s3cr3t-value"), "never the value: {text}");
+    wait(pool.close()).await.unwrap();
+}
