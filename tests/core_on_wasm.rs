@@ -79,3 +79,16 @@ fn bad_input_is_a_typed_error() {
         Err(JsonRpcError::BothResultAndError)
     );
 }
+
+#[test]
+fn unknown_members_keep_their_order() {
+    // "Fields this module does not know are kept in `extra` and written back unchanged" (jsonrpc.rs):
+    // the order too, so a re-encoded message is byte-stable (found by the jsonrpc_decode fuzz target).
+    let text = r#"{"jsonrpc":"2.0","z":1,"id":7,"method":"m","a":2,"_meta":{"k":"v"}}"#;
+    let encoded = Message::parse(text).unwrap().to_json();
+    assert_eq!(
+        encoded,
+        r#"{"jsonrpc":"2.0","id":7,"method":"m","z":1,"a":2,"_meta":{"k":"v"}}"#
+    );
+    assert_eq!(Message::parse(&encoded).unwrap().to_json(), encoded);
+}
