@@ -4,7 +4,7 @@
 #
 #   bash tests/tools/install.sh            # everything run-all.sh needs
 #   bash tests/tools/install.sh demo       # only what tests/demo.sh needs
-#   bash tests/tools/install.sh targets apt wasm-bindgen wasm-pack cargo-fuzz npm-demo   # pick steps
+#   bash tests/tools/install.sh targets apt wasm-bindgen wasm-pack cargo-fuzz npm-demo curl   # pick steps
 #
 # Only package registries are used (rustup targets, Debian apt, crates.io via `cargo install`, npm
 # with a committed lockfile into a local folder). Nothing is installed globally with npm.
@@ -54,13 +54,14 @@ install_targets() {
     fi
 }
 
-install_apt() {
+# apt_install <package...>: installs the Debian packages that are not installed yet.
+apt_install() {
     local missing=()
-    for p in "${APT_PACKAGES[@]}"; do
+    for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     if ((${#missing[@]} == 0)); then
-        log "apt packages present: ${APT_PACKAGES[*]} ($(chromium --version 2>/dev/null || echo '?'))"
+        log "apt packages present: $*"
         return
     fi
     export DEBIAN_FRONTEND=noninteractive
@@ -68,14 +69,23 @@ install_apt() {
     if ! apt-cache show "${missing[@]}" >/dev/null 2>&1; then
         run_logged apt-update apt-get update
     fi
-    if ! run_logged apt-install apt-get install -y --no-install-recommends "${missing[@]}" </dev/null; then
+    if ! run_logged apt-install apt-get install -y "${missing[@]}" </dev/null; then
         # Stale lists (404 on a package file): refresh once and retry.
         run_logged apt-update apt-get update
-        run_logged apt-install apt-get install -y --no-install-recommends "${missing[@]}" </dev/null
+        run_logged apt-install apt-get install -y "${missing[@]}" </dev/null
     fi
 }
 
-# cargo_install <crate> <version> <version-command...> [-- extra cargo install args]
+install_apt() {
+    apt_install "${APT_PACKAGES[@]}"
+    log "$(chromium --version 2>/dev/null || echo 'chromium: version unknown')"
+}
+
+# The demo drives the server with curl.
+install_curl() { command -v curl >/dev/null 2>&1 && log "curl present" || apt_install curl; }
+
+# cargo_install <crate> <version> <binary> [extra cargo install args...]: skipped when `<binary> --version`
+# already names <version>.
 cargo_install() {
     local crate="$1" version="$2" bin="$3"
     shift 3
@@ -142,7 +152,8 @@ main() {
             wasm-pack) install_wasm_pack ;;
             cargo-fuzz) install_cargo_fuzz ;;
             npm-demo) install_npm_demo ;;
-            demo) install_npm_demo ;;
+            curl) install_curl ;;
+            demo) install_curl && install_npm_demo ;;
             *)
                 echo "install.sh: unknown step '$s'" >&2
                 return 2
