@@ -12,8 +12,8 @@
 #
 # Adding a stage: write a `stage_<name>` function below and add <name> to STAGES. A stage fails by
 # returning non-zero. Counting: every `test result:` line (cargo test, wasm-bindgen-test-runner) adds
-# its passed/failed numbers; a stage may also print `check passed: <what>` lines, each one counted as
-# one passed check. A failing stage that printed no failed count counts as one failure. The run stops
+# its passed/failed numbers; a stage may also print `check passed: <what>` / `check FAILED: <what>`
+# lines, each counted as one passed / failed check. A failing stage that printed no failed count counts as one failure. The run stops
 # at the first failing stage, prints a timing summary and ends with the line `N passed, M failed`.
 set -euo pipefail
 
@@ -100,10 +100,11 @@ stage_wasm_imports() {
 # so CI does not depend on a nightly toolchain being installed.
 stage_fuzz() {
     export RUSTC_BOOTSTRAP=1
-    local dir=tests/fuzz t log
+    local dir=tests/fuzz t log failed=()
     cargo fuzz build --fuzz-dir "$dir"
     local targets
     targets="$(cargo fuzz list --fuzz-dir "$dir")"
+    # Every target runs even after one fails, so one run reports all of them.
     for t in $targets; do
         log="$LOG_DIR/fuzz-$t.log"
         mkdir -p "$dir/corpus/$t" "$dir/seeds/$t"
@@ -111,14 +112,20 @@ stage_fuzz() {
         if ! cargo fuzz run --fuzz-dir "$dir" "$t" "$dir/corpus/$t" "$dir/seeds/$t" -- \
             -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
             >"$log" 2>&1; then
-            tail -n 60 "$log"
-            echo "fuzz target $t FAILED; reproduce: RUSTC_BOOTSTRAP=1 cargo fuzz run --fuzz-dir $dir $t <artifact under $dir/artifacts/$t/>" >&2
-            return 1
+            grep -m1 -A3 -E "panicked at|ERROR: libFuzzer|==ERROR" "$log" || tail -n 30 "$log"
+            grep -E "^artifact_prefix|Test unit written to" "$log" || true
+            echo "check FAILED: fuzz $t; replay: RUSTC_BOOTSTRAP=1 cargo fuzz run --fuzz-dir $dir $t <artifact file>"
+            failed+=("$t")
+            continue
         fi
         grep -E '^Done [0-9]+ runs' "$log" | sed "s/^/  $t: /"
         grep -E '^stat::(number_of_executed_units|new_units_added|peak_rss_mb)' "$log" | sed "s/^/  $t: /"
         check_passed "fuzz $t (${FUZZ_SECONDS}s, no crash)"
     done
+    ((${#failed[@]} == 0)) || {
+        echo "fuzz targets failed: ${failed[*]}" >&2
+        return 1
+    }
 }
 
 # ---- runner --------------------------------------------------------------------------------------
@@ -137,6 +144,7 @@ count_results() {
             }
         }
         /^check passed: / { p += 1 }
+        /^check FAILED: / { f += 1 }
         END { print p + 0, f + 0 }
     ' "$1"
 }

@@ -46,6 +46,9 @@ fn main() -> ExitCode {
 /// One captured exchange.
 struct Exchange {
     name: String,
+    /// Whether a JSON-RPC message was sent (a `.request.json` exists); a bodiless request such as
+    /// the session `DELETE` gets no message back and is not classified.
+    sent_message: bool,
     head: ResponseHead,
     body: Vec<u8>,
 }
@@ -59,6 +62,15 @@ fn run(dir: &Path) -> Result<bool, Box<dyn Error>> {
     let mut messages = Vec::new();
     println!("== responses (decoded with mcp_edge::proto)");
     for ex in &exchanges {
+        if !ex.sent_message {
+            println!(
+                "{}: HTTP {} ({} body bytes), no message sent",
+                ex.name,
+                ex.head.status,
+                ex.body.len()
+            );
+            continue;
+        }
         let kind = http::classify(&ex.head);
         let content_type = ex.head.header(http::names::CONTENT_TYPE).unwrap_or("-");
         let decoded = match kind {
@@ -101,7 +113,13 @@ fn read_capture(dir: &Path) -> Result<Vec<Exchange>, Box<dyn Error>> {
         let head = parse_head(&fs::read_to_string(&path)?)
             .ok_or_else(|| format!("{}: no HTTP status line", path.display()))?;
         let body = fs::read(path.with_extension("body")).unwrap_or_default();
-        out.push(Exchange { name, head, body });
+        let sent_message = path.with_extension("request.json").is_file();
+        out.push(Exchange {
+            name,
+            sent_message,
+            head,
+            body,
+        });
     }
     Ok(out)
 }
@@ -187,7 +205,8 @@ fn report(messages: &[Message]) -> bool {
     match tools {
         Some(list) => {
             for t in list {
-                println!("{:<34} {}", text(&t["name"]), text(&t["description"]));
+                let description: String = text(&t["description"]).chars().take(80).collect();
+                println!("{:<32} {}", text(&t["name"]), description);
             }
             println!("({} tools)", list.len());
         }
