@@ -92,3 +92,21 @@ fn unknown_members_keep_their_order() {
     );
     assert_eq!(Message::parse(&encoded).unwrap().to_json(), encoded);
 }
+
+#[test]
+fn decimal_numbers_round_trip_exactly() {
+    // serde_json's default float parser may be off by one ULP for long decimals; the crate enables
+    // `float_roundtrip` so a number relayed through the client keeps its value (found by the
+    // jsonrpc_decode fuzz target).
+    let text = r#"{"result":{"k":[0,-222222222223222222222222222222.5,0.1,2.2250738585072014e-308]},"jsonrpc":"2.0","id":"a"}"#;
+    let msg = Message::parse(text).unwrap();
+    let again = Message::parse(&msg.to_json()).unwrap();
+    assert_eq!(again, msg);
+    let Message::Response(r) = &msg else {
+        panic!("expected a response, got {msg:?}");
+    };
+    assert_eq!(
+        r.result["k"][1].as_f64(),
+        Some(-222222222223222222222222222222.5)
+    );
+}
