@@ -208,16 +208,16 @@ impl Message {
             Value::Array(_) => return Err(JsonRpcError::BatchNotSupported),
             _ => return Err(JsonRpcError::NotAnObject),
         };
-        match obj.remove("jsonrpc") {
+        match obj.shift_remove("jsonrpc") {
             Some(Value::String(v)) if v == "2.0" => {}
             _ => return Err(JsonRpcError::BadVersion),
         }
-        let id = obj.remove("id");
-        if let Some(method) = obj.remove("method") {
+        let id = obj.shift_remove("id");
+        if let Some(method) = obj.shift_remove("method") {
             let Value::String(method) = method else {
                 return Err(JsonRpcError::InvalidMethod);
             };
-            let params = match obj.remove("params") {
+            let params = match obj.shift_remove("params") {
                 None => None,
                 Some(p @ (Value::Object(_) | Value::Array(_))) => Some(p),
                 Some(_) => return Err(JsonRpcError::InvalidParams),
@@ -236,8 +236,8 @@ impl Message {
                 }),
             });
         }
-        let result = obj.remove("result");
-        let error = obj.remove("error");
+        let result = obj.shift_remove("result");
+        let error = obj.shift_remove("error");
         match (result, error) {
             (Some(_), Some(_)) => Err(JsonRpcError::BothResultAndError),
             (None, None) => Err(JsonRpcError::NoResultOrError),

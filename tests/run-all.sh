@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# Every test of mcp-edge, in one command (CI runs exactly this through .ci/run):
+#
+#   bash tests/run-all.sh                 # all stages, in order
+#   bash tests/run-all.sh fmt clippy      # only the named stages (in the order given)
+#   SKIP_STAGES="fuzz install" bash tests/run-all.sh
+#   FUZZ_SECONDS=120 bash tests/run-all.sh fuzz
+#
+# Works on a fresh Debian 12 machine with rustup (stable), Node 20 and Python 3 (the `install` stage
+# brings the rest, see tests/tools/install.sh) and is fast on a warm one (installs are skipped when
+# the exact version is present; cargo builds are incremental).
+#
+# Adding a stage: write a `stage_<name>` function below and add <name> to STAGES. A stage fails by
+# returning non-zero. Counting: every `test result:` line (cargo test, wasm-bindgen-test-runner) adds
+# its passed/failed numbers; a stage may also print `check passed: <what>` / `check FAILED: <what>`
+# lines, each counted as one passed / failed check. A failing stage that printed no failed count counts as one failure. The run stops
+# at the first failing stage, prints a timing summary and ends with the line `N passed, M failed`.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export CARGO_TERM_COLOR=never
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+export MCP_EDGE_LOG_DIR="$ROOT/target/ci-logs"
+LOG_DIR="$MCP_EDGE_LOG_DIR"
+mkdir -p "$LOG_DIR"
+
+FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+WASM_TARGET=wasm32-unknown-unknown
+
+STAGES=(
+    install
+    fmt
+    clippy
+    clippy_wasm
+    test_native
+    test_wasm
+    wasm_imports
+    fuzz
+)
+
+check_passed() { echo "check passed: $*"; }
+
+# ---- stages --------------------------------------------------------------------------------------
+
+stage_install() {
+    bash tests/tools/install.sh
+    rustc --version
+    node --version
+    check_passed "toolchain installed"
+}
+
+stage_fmt() {
+    cargo fmt --all --check
+    cargo fmt --manifest-path tests/fuzz/Cargo.toml --check
+    check_passed "cargo fmt --check (crate and fuzz targets)"
+}
+
+stage_clippy() {
+    cargo clippy --all-targets -- -D warnings
+    check_passed "cargo clippy --all-targets (native)"
+}
+
+# The browser/worker code (wasm-bindgen, fetch transport) only compiles for wasm32: lint it there too.
+stage_clippy_wasm() {
+    cargo clippy --all-targets --target "$WASM_TARGET" -- -D warnings
+    check_passed "cargo clippy --all-targets --target $WASM_TARGET"
+}
+
+stage_test_native() {
+    cargo test --all-targets
+    # Doc tests are not part of --all-targets.
+    cargo test --doc
+}
+
+# The core's tests (tests/*.rs) compiled for wasm32 and run in Node by wasm-bindgen-test-runner.
+# Fails when no test ran at all: a silently empty wasm suite would hide a broken set-up.
+stage_test_wasm() {
+    local log="$LOG_DIR/test-wasm.out"
+    wasm-pack --log-level warn test --node 2>&1 | tee "$log"
+    local ran
+    ran="$(awk '/^test result:/ { for (i = 1; i <= NF; i++) if ($(i+1) ~ /^(passed|failed);?$/) n += $i } END { print n + 0 }' "$log")"
+    if ((ran == 0)); then
+        echo "no test ran on $WASM_TARGET" >&2
+        return 1
+    fi
+}
+
+# The wasm module must import nothing from `env`: hosts (browsers, workers, edge isolates) have none.
+stage_wasm_imports() {
+    cargo build --lib --release --target "$WASM_TARGET"
+    node tests/tools/check-wasm-imports.mjs --self-test
+    node tests/tools/check-wasm-imports.mjs "target/$WASM_TARGET/release/mcp_edge.wasm"
+    check_passed "no env imports in the $WASM_TARGET module"
+}
+
+# Fuzz smoke: each cargo-fuzz target for FUZZ_SECONDS, starting from the committed seeds plus the
+# corpus grown by earlier local runs (tests/fuzz/corpus, git-ignored). cargo-fuzz needs unstable
+# rustc flags (sanitizers, coverage passes): RUSTC_BOOTSTRAP=1 enables them on the stable toolchain,
+# so CI does not depend on a nightly toolchain being installed.
+stage_fuzz() {
+    export RUSTC_BOOTSTRAP=1
+    local dir=tests/fuzz t log failed=()
+    cargo fuzz build --fuzz-dir "$dir"
+    local targets
+    targets="$(cargo fuzz list --fuzz-dir "$dir")"
+    # Every target runs even after one fails, so one run reports all of them.
+    for t in $targets; do
+        log="$LOG_DIR/fuzz-$t.log"
+        mkdir -p "$dir/corpus/$t" "$dir/seeds/$t"
+        echo "fuzz $t: ${FUZZ_SECONDS}s (log: ${log#"$ROOT"/})"
+        if ! cargo fuzz run --fuzz-dir "$dir" "$t" "$dir/corpus/$t" "$dir/seeds/$t" -- \
+            -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+            >"$log" 2>&1; then
+            grep -m1 -A3 -E "panicked at|ERROR: libFuzzer|==ERROR" "$log" || tail -n 30 "$log"
+            grep -E "^artifact_prefix|Test unit written to" "$log" || true
+            echo "check FAILED: fuzz $t; replay: RUSTC_BOOTSTRAP=1 cargo fuzz run --fuzz-dir $dir $t <artifact file>"
+            failed+=("$t")
+            continue
+        fi
+        grep -E '^Done [0-9]+ runs' "$log" | sed "s/^/  $t: /"
+        grep -E '^stat::(number_of_executed_units|new_units_added|peak_rss_mb)' "$log" | sed "s/^/  $t: /"
+        check_passed "fuzz $t (${FUZZ_SECONDS}s, no crash)"
+    done
+    ((${#failed[@]} == 0)) || {
+        echo "fuzz targets failed: ${failed[*]}" >&2
+        return 1
+    }
+}
+
+# ---- runner --------------------------------------------------------------------------------------
+
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+SUMMARY=()
+
+# count_results <log>: prints "<passed> <failed>" from test-result and check lines.
+count_results() {
+    awk '
+        /^test result:/ {
+            for (i = 1; i < NF; i++) {
+                if ($(i+1) ~ /^passed;?$/) p += $i
+                if ($(i+1) ~ /^failed;?$/) f += $i
+            }
+        }
+        /^check passed: / { p += 1 }
+        /^check FAILED: / { f += 1 }
+        END { print p + 0, f + 0 }
+    ' "$1"
+}
+
+print_summary() {
+    echo
+    echo "==== summary ===="
+    printf '%-14s %-6s %8s %8s %8s\n' stage result seconds passed failed
+    local line
+    for line in "${SUMMARY[@]}"; do
+        # shellcheck disable=SC2086
+        printf '%-14s %-6s %8s %8s %8s\n' $line
+    done
+    echo "total: $((SECONDS - RUN_START)) s; logs in ${LOG_DIR#"$ROOT"/}"
+    echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+}
+
+run_stage() {
+    local name="$1" index="$2" count="$3"
+    local log="$LOG_DIR/stage-$name.log" start rc=0 passed failed
+    echo
+    echo "==== [$index/$count] $name ===="
+    start=$SECONDS
+    set +e
+    (
+        set -euo pipefail
+        "stage_$name"
+    ) 2>&1 | tee "$log"
+    rc="${PIPESTATUS[0]}"
+    set -e
+    read -r passed failed < <(count_results "$log")
+    if ((rc != 0 && failed == 0)); then
+        failed=1
+    fi
+    TOTAL_PASSED=$((TOTAL_PASSED + passed))
+    TOTAL_FAILED=$((TOTAL_FAILED + failed))
+    local result=ok
+    ((rc == 0)) || result=FAILED
+    SUMMARY+=("$name $result $((SECONDS - start)) $passed $failed")
+    echo "---- $name: $result in $((SECONDS - start)) s ($passed passed, $failed failed)"
+    return "$rc"
+}
+
+main() {
+    local selected=("$@") skip=" ${SKIP_STAGES:-} " s
+    if ((${#selected[@]} == 0)); then
+        selected=("${STAGES[@]}")
+    fi
+    for s in "${selected[@]}"; do
+        if ! declare -F "stage_$s" >/dev/null; then
+            echo "run-all.sh: unknown stage '$s' (stages: ${STAGES[*]})" >&2
+            exit 2
+        fi
+    done
+    local run=()
+    for s in "${selected[@]}"; do
+        [[ "$skip" == *" $s "* ]] || run+=("$s")
+    done
+    RUN_START=$SECONDS
+    echo "mcp-edge run-all: stages: ${run[*]}"
+    local i=0
+    for s in "${run[@]}"; do
+        i=$((i + 1))
+        if ! run_stage "$s" "$i" "${#run[@]}"; then
+            echo "stage $s failed; stopping" >&2
+            print_summary
+            exit 1
+        fi
+    done
+    print_summary
+}
+
+main "$@"
