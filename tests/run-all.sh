@@ -33,9 +33,16 @@ STAGES=(
     fmt
     clippy
     clippy_wasm
+    clippy_component
     test_native
     test_wasm
     wasm_imports
+    transport
+    client_e2e
+    conformance
+    harness
+    browser
+    component
     fuzz
 )
 
@@ -57,8 +64,14 @@ stage_fmt() {
 }
 
 stage_clippy() {
-    cargo clippy --all-targets -- -D warnings
-    check_passed "cargo clippy --all-targets (native)"
+    cargo clippy --workspace --all-targets -- -D warnings
+    check_passed "cargo clippy --workspace --all-targets (native, with the harness)"
+}
+
+# The WASI component glue only compiles for wasm32-wasip2 with the `component` feature.
+stage_clippy_component() {
+    cargo clippy --target wasm32-wasip2 --features component --lib -- -D warnings
+    check_passed "cargo clippy --target wasm32-wasip2 --features component"
 }
 
 # The browser/worker code (wasm-bindgen, fetch transport) only compiles for wasm32: lint it there too.
@@ -76,8 +89,14 @@ stage_test_native() {
 # The core's tests (tests/*.rs) compiled for wasm32 and run in Node by wasm-bindgen-test-runner.
 # Fails when no test ran at all: a silently empty wasm suite would hide a broken set-up.
 stage_test_wasm() {
-    local log="$LOG_DIR/test-wasm.out"
-    wasm-pack --log-level warn test --node 2>&1 | tee "$log"
+    local log="$LOG_DIR/test-wasm.out" args=(--lib) f name
+    # The suites that need live servers run in their own stages (transport, client_e2e).
+    for f in tests/*.rs; do
+        name="$(basename "$f" .rs)"
+        case "$name" in client_e2e | pool_e2e | transport_fetch) continue ;; esac
+        args+=(--test "$name")
+    done
+    wasm-pack --log-level warn test --node -- "${args[@]}" 2>&1 | tee "$log"
     local ran
     ran="$(awk '/^test result:/ { for (i = 1; i <= NF; i++) if ($(i+1) ~ /^(passed|failed);?$/) n += $i } END { print n + 0 }' "$log")"
     if ((ran == 0)); then
@@ -92,6 +111,37 @@ stage_wasm_imports() {
     node tests/tools/check-wasm-imports.mjs --self-test
     node tests/tools/check-wasm-imports.mjs "target/$WASM_TARGET/release/mcp_edge.wasm"
     check_passed "no env imports in the $WASM_TARGET module"
+}
+
+# The fetch transport against a real loopback server in Node, a Chromium page and a worker.
+stage_transport() {
+    bash tests/servers/fixture/run-transport-tests.sh
+}
+
+# McpClient and McpPool end to end against server-everything, the Python 2026/2025 server and the
+# misbehaving fixture, in Node, a Chromium page and a dedicated worker.
+stage_client_e2e() {
+    bash tests/wasm/run-client-tests.sh
+}
+
+# The official MCP conformance suite (client scenarios, both required sets).
+stage_conformance() {
+    bash tests/conformance/run.sh
+}
+
+# stdio parity: the same scenarios over stdio and native HTTP, transcripts compared.
+stage_harness() {
+    bash tests/harness/run-parity.sh
+}
+
+# The playground page in headless Chromium (Playwright).
+stage_browser() {
+    bash tests/browser/run.sh
+}
+
+# The WASI component through its WIT interface in jco, against servers of both eras.
+stage_component() {
+    bash tests/component/run.sh
 }
 
 # Fuzz smoke: each cargo-fuzz target for FUZZ_SECONDS, starting from the committed seeds plus the
@@ -143,6 +193,9 @@ count_results() {
                 if ($(i+1) ~ /^failed;?$/) f += $i
             }
         }
+        /^# pass [0-9]+$/ { p += $3 }
+        /^# fail [0-9]+$/ { f += $3 }
+        /^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 }
         /^check passed: / { p += 1 }
         /^check FAILED: / { f += 1 }
         END { print p + 0, f + 0 }
