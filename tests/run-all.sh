@@ -37,6 +37,7 @@ STAGES=(
     test_native
     test_wasm
     wasm_imports
+    package
     transport
     client_e2e
     conformance
@@ -111,6 +112,11 @@ stage_wasm_imports() {
     node tests/tools/check-wasm-imports.mjs --self-test
     node tests/tools/check-wasm-imports.mjs "target/$WASM_TARGET/release/mcp_edge.wasm"
     check_passed "no env imports in the $WASM_TARGET module"
+}
+
+# The npm package for the web, bundler and nodejs targets: name, declarations, sizes.
+stage_package() {
+    bash tests/tools/check-package.sh
 }
 
 # The fetch transport against a real loopback server in Node, a Chromium page and a worker.
@@ -195,7 +201,7 @@ count_results() {
         }
         /^# pass [0-9]+$/ { p += $3 }
         /^# fail [0-9]+$/ { f += $3 }
-        /^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 }
+        /^conformance: [0-9]+ passed, [0-9]+ failed/ { p += $2; f += $4 }
         /^check passed: / { p += 1 }
         /^check FAILED: / { f += 1 }
         END { print p + 0, f + 0 }

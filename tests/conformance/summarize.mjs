@@ -90,6 +90,9 @@ function judge(revision, scenario, results, exits) {
 
 let problems = [];
 let totalPassed = 0;
+let allPassed = 0;
+let expectedFailed = 0;
+let unexpectedFailed = 0;
 let totalFailed = 0;
 const summaries = [];
 
@@ -110,6 +113,9 @@ for (const revision of revisions) {
       const tag = kind === "unscored" ? " (not scored)" : "";
       console.log(`  ${mark} ${revision} ${scenario}${tag}: ${v.line}${isExpected && !v.pass ? " [expected failure]" : ""}`);
       if (!isExpected || v.pass) for (const n of v.notes ?? []) console.log(`      ${n}`);
+      if (v.pass) allPassed += 1;
+      else if (isExpected) expectedFailed += 1;
+      else unexpectedFailed += 1;
       if (!v.pass && !isExpected) problems.push(`${revision} ${scenario}: failed (${v.line})`);
       if (v.pass && isExpected) problems.push(`${revision} ${scenario}: passes but is listed in expected-failures.txt; remove it`);
     }
@@ -136,5 +142,7 @@ if (problems.length) {
   console.log("OK: every failure is an expected one, and every expected failure still fails");
 }
 for (const s of summaries) console.log(s);
-console.log(`${totalPassed} passed, ${totalFailed} failed`);
+// Expected failures (listed in expected-failures.txt) are reported apart, so that the count of
+// failures is the count of problems.
+console.log(`conformance: ${allPassed} passed, ${unexpectedFailed} failed, ${expectedFailed} expected failures (scored and unscored scenarios)`);
 process.exit(problems.length ? 1 : 0);

@@ -39,7 +39,7 @@ set -e
 
 echo
 echo "== mcp-edge-harness test summary"
-grep -E '^\s+Running |^test result:' "$log" | sed -E 's/^\s+//'
+grep -E '^\s+Running |^test result:' "$log" | sed -E 's/^\s+//; s/^test result:/  result:/'
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed;?$/) p += $i; if ($(i+1) ~ /^failed;?$/) f += $i; if ($(i+1) ~ /^ignored;?$/) g += $i } }
      END { printf "total: %d passed, %d failed, %d ignored\n", p, f, g }' "$log"
 echo "transcripts of the parity runs: target/tmp/transcripts/"

@@ -231,6 +231,11 @@ pub fn normalise(raw: &[Value]) -> Vec<Value> {
             for k in ["t_ms", "op", "input"] {
                 m.remove(k);
             }
+            // Which request a 2025-era server request belongs to is known from the response stream
+            // it arrived on over HTTP; stdio has one shared channel and cannot tell.
+            if ev == "input_request" {
+                m.remove("step");
+            }
             if let Some(p) = m.get_mut("params") {
                 strip_meta_ids(p);
             }
