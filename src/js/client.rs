@@ -288,6 +288,7 @@ pub(super) fn client_options(
         fetch: get_fn(options, "fetch")?,
         input_handler: input_handler(options)?,
         observer: traffic_observer(options)?,
+        gate: None,
     })
 }
 
@@ -334,6 +335,7 @@ impl McpClient {
             fetch,
             input_handler: input_handler(&options)?,
             observer: traffic_observer(&options)?,
+            gate: None,
         };
         let auto = opts.session.protocol == ProtocolChoice::Auto;
         let (client, info) = Client::connect(opts).await.map_err(|e| error_to_js(&e))?;
@@ -360,6 +362,7 @@ impl McpClient {
             fetch: get_fn(&options, "fetch")?,
             input_handler: input_handler(&options)?,
             observer: traffic_observer(&options)?,
+            gate: None,
         };
         let client = Client::restore(opts, snap).map_err(|e| error_to_js(&e))?;
         Ok(McpClient {
