@@ -1,7 +1,7 @@
 // Test-only main module around the template Worker: counts, inside the isolate, the timers and
 // the global-fetch responses that are still alive, so a test can check that nothing outlives a
-// response. GET /_probe answers {timers, openFetches, maxOpenFetches, fetches}; every other
-// request goes to the template unchanged.
+// response. GET /_probe answers {timers, openFetches, maxOpenFetches, fetches, evalRefused,
+// scope}; every other request goes to the template unchanged.
 import worker, { McpSessions } from "./worker/worker.mjs";
 
 const liveTimers = new Set();
@@ -74,7 +74,15 @@ globalThis.fetch = async function (input, init) {
 export default {
   async fetch(request, env, ctx) {
     if (new URL(request.url).pathname === "/_probe") {
-      return Response.json({ timers: liveTimers.size, openFetches, maxOpenFetches, fetches });
+      // workerd refuses eval and new Function by default; the wasm package must load anyway.
+      let evalRefused = false;
+      try {
+        new Function("return 1")();
+      } catch {
+        evalRefused = true;
+      }
+      const scope = { window: typeof window, WebAssembly: typeof WebAssembly };
+      return Response.json({ timers: liveTimers.size, openFetches, maxOpenFetches, fetches, evalRefused, scope });
     }
     return worker.fetch(request, env, ctx);
   },
