@@ -79,7 +79,8 @@ export interface ConnectOptions {
 }
 
 /** Opaque durable state of a client (plain JSON: store it anywhere). */
-export interface ClientSnapshot { version: number; endpoint: string; era: "modern" | "legacy" | null; protocolVersion: string; [key: string]: Json }
+/** `savedAt` (`Date.now()` when taken) lets `restore` charge the time spent in storage to cached lists. */
+export interface ClientSnapshot { version: number; endpoint: string; era: "modern" | "legacy" | null; protocolVersion: string; savedAt?: number; [key: string]: Json | undefined }
 
 export interface Progress { progress: number; total: number | null; message: string | null }
 
