@@ -8,7 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const edgeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const pkgDir = path.join(edgeDir, "pkg");
+// MCP_EDGE_PKG_DIR: another build of the package (e.g. to measure an older library).
+export const pkgDir = process.env.MCP_EDGE_PKG_DIR ? path.resolve(process.env.MCP_EDGE_PKG_DIR) : path.join(edgeDir, "pkg");
 const COMPATIBILITY_DATE = "2026-11-01";
 
 /** The workerd binary: the platform package's, so that killing it kills the runtime itself. */
