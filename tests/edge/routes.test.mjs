@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeConfig, startWorkerd, freePort } from "./lib/workerd.mjs";
-import { env, getJson, postJson, parseSse, runDir } from "./lib/harness.mjs";
+import { env, eventually, getJson, postJson, parseSse, runDir } from "./lib/harness.mjs";
 
 let base;
 let workerd;
@@ -189,4 +189,30 @@ test("unknown routes answer 404 with the list of routes", async () => {
   const r = await getJson(`${base}/nope`);
   assert.equal(r.status, 404);
   assert.match(r.body.error.message, /GET \/tools/);
+});
+
+test("POST /call?stream=1: a caller that goes away cancels the call; nothing is left open", async () => {
+  const controller = new AbortController();
+  const r = await fetch(`${base}/call?stream=1`, {
+    method: "POST",
+    body: JSON.stringify({ name: "mcp__py__slow_progress", arguments: { steps: 100, delay_ms: 1000 } }),
+    signal: controller.signal,
+  });
+  const reader = r.body.getReader();
+  let seen = "";
+  while (!seen.includes("event: progress")) {
+    const { value, done } = await reader.read();
+    assert.ok(!done, "the stream ended before any progress");
+    seen += new TextDecoder().decode(value);
+  }
+  controller.abort();
+  await reader.cancel().catch(() => {});
+  // The call would run for 100 s: an outbound body closed within the bounded wait (5 s) was
+  // closed by the cancellation.
+  const probe = await eventually(async () => {
+    const { body } = await getJson(`${base}/_probe`);
+    return { ok: body.openFetches === 0 && body.timers === 0, value: body };
+  });
+  assert.equal(probe.openFetches, 0, JSON.stringify(probe));
+  assert.equal(probe.timers, 0, JSON.stringify(probe));
 });
