@@ -23,6 +23,7 @@ use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 
+use crate::pool::OutboundGate;
 use crate::proto::http::{HttpRequest, ResponseHead};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{
@@ -101,6 +102,9 @@ pub struct ClientOptions {
     pub input_handler: Option<InputHandler>,
     /// A traffic observer.
     pub observer: Option<TrafficFn>,
+    /// A bound on concurrent exchanges shared with other clients (a pool in edge mode): each
+    /// exchange holds a permit from before its `fetch` until its body ends.
+    pub gate: Option<OutboundGate>,
 }
 
 struct State {
@@ -122,6 +126,7 @@ struct Inner {
     transport: FetchTransport,
     input_handler: Option<InputHandler>,
     observer: Option<TrafficFn>,
+    gate: Option<OutboundGate>,
     epoch: f64,
 }
 
@@ -170,6 +175,10 @@ fn pump(inner: &Rc<Inner>) {
             if let Some(h) = handle {
                 h.abort();
             }
+        }
+        if let Some(gate) = &inner.gate {
+            // An exchange waiting for a permit sees its abort on its next poll.
+            gate.wake_all();
         }
         for t in transmits {
             let handle = Rc::new(AbortHandle::new());
@@ -317,6 +326,25 @@ fn schedule_timer(inner: &Rc<Inner>) {
 }
 
 async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort: Rc<AbortHandle>) {
+    // Held until this function returns: after the body ended, failed or was cancelled.
+    let _permit = match &inner.gate {
+        None => None,
+        Some(gate) => {
+            let waiting_on = abort.clone();
+            match gate.acquire(move || waiting_on.is_aborted()).await {
+                Some(p) => Some(p),
+                None => {
+                    // Aborted while queued (timeout, cancel, close): nothing was sent.
+                    inner.observe(Traffic::End {
+                        exchange: id.0,
+                        error: Some("aborted".into()),
+                    });
+                    finish_exchange(&inner, id);
+                    return;
+                }
+            }
+        }
+    };
     let result = inner.transport.send(&req, &abort).await;
     let mut response = match result {
         Ok(r) => r,
@@ -440,6 +468,7 @@ impl Client {
             transport: FetchTransport::new(options.fetch),
             input_handler: options.input_handler,
             observer: options.observer,
+            gate: options.gate,
             epoch,
         });
         Client { inner }

@@ -34,6 +34,9 @@ fn origin_of(url: &str) -> String {
     }
 }
 
+/// The snapshot field holding the wall-clock time (`Date.now()`) it was taken at.
+const SAVED_AT: &str = "savedAt";
+
 /// An MCP client connected to one server over Streamable HTTP.
 #[wasm_bindgen(skip_typescript)]
 pub struct McpClient {
@@ -288,6 +291,7 @@ pub(super) fn client_options(
         fetch: get_fn(options, "fetch")?,
         input_handler: input_handler(options)?,
         observer: traffic_observer(options)?,
+        gate: None,
     })
 }
 
@@ -334,6 +338,7 @@ impl McpClient {
             fetch,
             input_handler: input_handler(&options)?,
             observer: traffic_observer(&options)?,
+            gate: None,
         };
         let auto = opts.session.protocol == ProtocolChoice::Auto;
         let (client, info) = Client::connect(opts).await.map_err(|e| error_to_js(&e))?;
@@ -352,14 +357,25 @@ impl McpClient {
     /// evict isolates: Workers, Durable Objects). `url` and `options` as for `connect`.
     pub fn restore(url: String, snapshot: JsValue, options: JsValue) -> Result<McpClient, JsValue> {
         let session = session_config(&url, &options)?;
-        let snap: crate::proto::session::SessionSnapshot =
-            serde_json::from_value(from_js(&snapshot)?)
-                .map_err(|e| invalid_argument(&format!("not a snapshot: {e}")))?;
+        let value = from_js(&snapshot)?;
+        let saved_at = value.get(SAVED_AT).and_then(Value::as_f64);
+        let mut snap: crate::proto::session::SessionSnapshot = serde_json::from_value(value)
+            .map_err(|e| invalid_argument(&format!("not a snapshot: {e}")))?;
+        if let Some(saved_at) = saved_at {
+            // Cache lifetimes (MCP 2026-07-28 `server/utilities/caching`, `ttlMs`) run on while
+            // no isolate holds the session: charge the wall-clock time since the snapshot.
+            let elapsed = (js_sys::Date::now() - saved_at).max(0.0) as u64;
+            snap.cache.retain_mut(|(_, _, left, _)| {
+                *left = left.saturating_sub(elapsed);
+                *left > 0
+            });
+        }
         let opts = ClientOptions {
             session,
             fetch: get_fn(&options, "fetch")?,
             input_handler: input_handler(&options)?,
             observer: traffic_observer(&options)?,
+            gate: None,
         };
         let client = Client::restore(opts, snap).map_err(|e| error_to_js(&e))?;
         Ok(McpClient {
@@ -372,7 +388,14 @@ impl McpClient {
     /// last event id, cached lists with the time they have left. Store it; `McpClient.restore`
     /// takes it back.
     pub fn snapshot(&self) -> JsValue {
-        serde_json::to_value(self.client.snapshot()).map_or(JsValue::NULL, |v| to_js(&v))
+        match serde_json::to_value(self.client.snapshot()) {
+            Ok(Value::Object(mut m)) => {
+                // The session clock is per isolate; the wall clock lets `restore` age the cache.
+                m.insert(SAVED_AT.into(), json!(js_sys::Date::now()));
+                to_js(&Value::Object(m))
+            }
+            _ => JsValue::NULL,
+        }
     }
 
     /// What the server told about itself.

@@ -79,7 +79,8 @@ export interface ConnectOptions {
 }
 
 /** Opaque durable state of a client (plain JSON: store it anywhere). */
-export interface ClientSnapshot { version: number; endpoint: string; era: "modern" | "legacy" | null; protocolVersion: string; [key: string]: Json }
+/** `savedAt` (`Date.now()` when taken) lets `restore` charge the time spent in storage to cached lists. */
+export interface ClientSnapshot { version: number; endpoint: string; era: "modern" | "legacy" | null; protocolVersion: string; savedAt?: number; [key: string]: Json | undefined }
 
 export interface Progress { progress: number; total: number | null; message: string | null }
 
@@ -166,7 +167,12 @@ export interface PoolOptions extends ConnectOptions {
   projectConfig?: PoolConfig;
   /** Deny wins; an absent allow list allows all, an empty one allows none. */
   policy?: { denied?: PolicyRule[]; allowed?: PolicyRule[] };
-  /** Edge isolates: at most 6 outbound requests at once. */
+  /**
+   * Edge isolates (Workers allow 6 simultaneous subrequests): at most 6 outbound HTTP exchanges
+   * at once across all of the pool's clients (connects, calls, closes; each held until its
+   * response body ends), the rest wait in FIFO order. The 2025-era GET stream is off unless
+   * `openGetStream: true`.
+   */
   edge?: boolean;
   maxConcurrentConnects?: number;
   /** Connect timeout of servers without `timeoutMs` (default 30000). */

@@ -14,8 +14,8 @@ use super::client::{call_options, client_options, run_with, session_config};
 use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, to_js};
 use crate::client::Client;
 use crate::pool::{
-    Attempt, BreakerConfig, BreakerSet, ConnectInfo, Policy, PoolConfig, PoolCore, PoolError,
-    PoolEvent, PoolOptions, ServerState, Transport, Vars,
+    Attempt, BreakerConfig, BreakerSet, ConnectInfo, OutboundGate, Policy, PoolConfig, PoolCore,
+    PoolError, PoolEvent, PoolOptions, ServerState, Transport, Vars, EDGE_MAX_OUTBOUND,
 };
 use crate::proto::session::{ListKind, RequestOptions};
 use crate::tools::export::InstructionsTracker;
@@ -36,6 +36,8 @@ struct PoolInner {
     state: RefCell<PoolState>,
     base: JsValue,
     on_event: Option<js_sys::Function>,
+    /// Edge mode: one bound on the outbound exchanges of all clients (attempts, calls, closes).
+    gate: Option<OutboundGate>,
     epoch: f64,
 }
 
@@ -186,7 +188,13 @@ async fn connect_one(inner: Rc<PoolInner>, attempt: Attempt) {
         // The connect as a whole is bounded by the pool's deadline; so is each request of it.
         session.request_timeout_ms = Some(timeout);
         session.max_total_timeout_ms = Some(timeout);
-        let opts = client_options(session, &inner.base).map_err(bad_options)?;
+        if inner.gate.is_some() && get(&inner.base, "openGetStream").as_bool() != Some(true) {
+            // Edge mode: a 2025 GET stream would hold one of the few outbound slots for the
+            // client's whole life; it is opt-in there.
+            session.open_get_stream = false;
+        }
+        let mut opts = client_options(session, &inner.base).map_err(bad_options)?;
+        opts.gate = inner.gate.clone();
         let (client, info) = Client::connect(opts).await.map_err(PoolError::from)?;
         let tools = client.list_all(ListKind::Tools, RequestOptions::default()).await.map_err(PoolError::from)?;
         client.set_timeouts(defaults.0, defaults.1);
@@ -276,7 +284,8 @@ impl McpPool {
             Value::Null => Policy::default(),
             p => Policy::from_value(&p).map_err(|e| pool_error_to_js(&e))?,
         };
-        let mut po = if get(&options, "edge").as_bool() == Some(true) {
+        let edge = get(&options, "edge").as_bool() == Some(true);
+        let mut po = if edge {
             PoolOptions::edge()
         } else {
             PoolOptions::default()
@@ -301,6 +310,7 @@ impl McpPool {
             }),
             base: options.clone(),
             on_event: get_fn(&options, "onEvent")?,
+            gate: edge.then(|| OutboundGate::new(EDGE_MAX_OUTBOUND)),
             epoch: now_ms(),
         });
         Ok(McpPool { inner })
