@@ -43,6 +43,7 @@ STAGES=(
     conformance
     harness
     browser
+    edge
     component
     fuzz
 )
@@ -143,6 +144,12 @@ stage_harness() {
 # The playground page in headless Chromium (Playwright).
 stage_browser() {
     bash tests/browser/run.sh
+}
+
+# The edge agent template in real workerd (routes, the 6-request cap, snapshot across isolate
+# starts) and the pool in a Chromium dedicated worker.
+stage_edge() {
+    bash tests/edge/run.sh
 }
 
 # The WASI component through its WIT interface in jco, against servers of both eras.
