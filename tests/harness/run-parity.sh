@@ -40,7 +40,8 @@ cd "$root"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e
-cargo test -p mcp-edge-harness "$@" 2>&1 | tee "$log"
+# --no-fail-fast: a failure in one test binary (one leg) must not hide the others' results.
+cargo test -p mcp-edge-harness --no-fail-fast "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 

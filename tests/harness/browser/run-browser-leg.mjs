@@ -53,7 +53,7 @@ const TYPES = { ".html": "text/html; charset=utf-8", ".mjs": "text/javascript", 
 
 /** A static server on 127.0.0.1 for the page's own files and /pkg/ (nothing else). */
 function serve(pkg) {
-  const pageFiles = new Set(["index.html", "runner.mjs", "recorder.mjs", "sse.mjs", "line-paced-fetch.mjs"]);
+  const pageFiles = new Set(["index.html", "runner.mjs", "recorder.mjs", "sse.mjs", "line-paced-fetch.mjs", "scenario.mjs"]);
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://127.0.0.1");
     let file = null;

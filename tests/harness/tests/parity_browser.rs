@@ -152,6 +152,25 @@ fn browser_parity(file: &str) {
     }
 }
 
+/// The browser leg's own unit tests (`browser/unit.test.mjs`: the event-stream decoder at every
+/// split, the line-paced fetch, the recorder, the scenario checks), run with `node --test`.
+#[test]
+fn browser_leg_unit_tests() {
+    let out = Command::new("node")
+        .arg("--test")
+        .arg(browser_dir().join("unit.test.mjs"))
+        .output()
+        .expect("run node --test");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "node --test failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("# fail 0"), "{stdout}");
+}
+
 macro_rules! scenarios {
     ($($test:ident => $file:literal,)+) => {
         $( #[test] fn $test() { browser_parity($file); } )+
