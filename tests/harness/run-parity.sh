@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install the parity servers (pinned, idempotent: each setup script skips when the exact
-# versions are present) and run the harness tests: unit tests, the HTTP transport tests, the
-# stdio failure modes and the stdio-vs-HTTP parity scenarios. The tests start every server they
-# need on 127.0.0.1 and stop it again. Prints cargo test's summary; exits with its status.
+# versions are present) and the browser leg (playwright-core, the wasm web package), and run the
+# harness tests: unit tests, the HTTP transport tests, the stdio failure modes, the stdio-vs-HTTP
+# parity scenarios and the HTTP-vs-browser parity scenarios (headless Chromium). The tests start
+# every server they need on 127.0.0.1 and stop it again. Prints cargo test's summary; exits with
+# its status.
 #
 #   tests/harness/run-parity.sh [extra cargo test args, e.g. a test name filter]
 #
@@ -18,6 +20,7 @@ need cargo "the Rust toolchain"
 need node "server-everything runs on Node"
 need npm "installs server-everything"
 need python3 "the Python SDK server and the misbehaving fixtures"
+[ -x /usr/bin/chromium ] || { echo "run-parity: /usr/bin/chromium is required (the browser leg)" >&2; exit 1; }
 
 for kind in everything python; do
   if [ ! -x "$servers/$kind/setup.sh" ]; then
@@ -28,12 +31,17 @@ for kind in everything python; do
   "$servers/$kind/setup.sh"
 done
 export MCP_EDGE_SERVERS_DIR="$servers"
+# The browser leg (tests/parity_browser.rs): playwright-core as locked and the wasm `web` package,
+# built here rather than from inside `cargo test`.
+echo "== setup browser leg"
+"$root/tests/harness/browser/setup.sh" >/dev/null
 
 cd "$root"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 set +e
-cargo test -p mcp-edge-harness "$@" 2>&1 | tee "$log"
+# --no-fail-fast: a failure in one test binary (one leg) must not hide the others' results.
+cargo test -p mcp-edge-harness --no-fail-fast "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the wasm-pack `web` package the browser parity leg loads into target/parity-web/pkg
+# (git-ignored), only when it is missing or older than anything it is built from (src/,
+# Cargo.toml, Cargo.lock). Idempotent; prints the package directory.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+cd "$root"
+export PATH="$HOME/.cargo/bin:$PATH"
+out=target/parity-web/pkg
+wasm=$out/mcp_edge_bg.wasm
+if [ ! -f "$wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
+  command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
+  echo "== building $out (wasm-pack build --release --target web)" >&2
+  wasm-pack build --release --target web --out-dir "$out" >&2
+  touch "$wasm"
+fi
+echo "$root/$out"
