@@ -174,6 +174,8 @@ fn traffic_observer(options: &JsValue) -> Result<Option<TrafficFn>, JsValue> {
     let Some(f) = get_fn(options, "onTraffic")? else {
         return Ok(None);
     };
+    let streams: RefCell<HashMap<u64, crate::transport::utf8::Utf8Stream>> =
+        RefCell::new(HashMap::new());
     Ok(Some(Box::new(move |t: &Traffic| {
         let v = match t {
             Traffic::Request { exchange, request } => json!({
@@ -183,10 +185,24 @@ fn traffic_observer(options: &JsValue) -> Result<Option<TrafficFn>, JsValue> {
             Traffic::Head { exchange, head } => json!({
                 "type": "head", "exchange": exchange, "status": head.status, "headers": head.headers,
             }),
-            Traffic::Body { exchange, bytes } => json!({
-                "type": "body", "exchange": exchange, "text": String::from_utf8_lossy(bytes),
-            }),
+            Traffic::Body { exchange, bytes } => {
+                let text = streams
+                    .borrow_mut()
+                    .entry(*exchange)
+                    .or_default()
+                    .push(bytes);
+                json!({"type": "body", "exchange": exchange, "text": text})
+            }
             Traffic::End { exchange, error } => {
+                let rest = streams
+                    .borrow_mut()
+                    .remove(exchange)
+                    .map(|mut s| s.finish())
+                    .unwrap_or_default();
+                if !rest.is_empty() {
+                    let body = json!({"type": "body", "exchange": exchange, "text": rest});
+                    let _ = f.call1(&JsValue::NULL, &to_js(&body));
+                }
                 json!({"type": "end", "exchange": exchange, "error": error})
             }
         };

@@ -34,7 +34,11 @@ pub fn invalid_argument(message: &str) -> JsValue {
 /// (`rpcCode` and `data` of a JSON-RPC error, `status` of an HTTP error, ...).
 pub fn error_to_js(e: &ProtocolError) -> JsValue {
     let details = match e {
-        ProtocolError::Rpc { code, data, .. } => json!({"rpcCode": code, "data": data}),
+        ProtocolError::Rpc {
+            code,
+            message,
+            data,
+        } => json!({"rpcCode": code, "rpcMessage": message, "data": data}),
         ProtocolError::HttpStatus { status, body } => json!({"status": status, "body": body}),
         ProtocolError::Unauthorized {
             status,

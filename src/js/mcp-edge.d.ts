@@ -15,6 +15,8 @@ export interface McpError extends Error {
   code: McpErrorCode;
   /** JSON-RPC error code, when the server answered with a JSON-RPC error. */
   rpcCode?: number;
+  /** JSON-RPC error message, as the server wrote it. */
+  rpcMessage?: string;
   /** JSON-RPC error data. */
   data?: Json;
   /** HTTP status, for HTTP_STATUS and UNAUTHORIZED. */

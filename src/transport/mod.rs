@@ -15,6 +15,7 @@
 
 pub mod cors;
 pub mod error;
+pub mod utf8;
 
 pub use error::TransportError;
 
