@@ -686,7 +686,7 @@ impl Session {
             if let Some(InputSlot::ServerRequest { op: Some(op), .. }) = self.inputs.remove(&input)
             {
                 if let Some(o) = self.ops.get_mut(&op) {
-                    o.awaiting_user = o.awaiting_user.saturating_sub(1);
+                    o.user_inputs_open = o.user_inputs_open.saturating_sub(1);
                 }
             }
             self.events.push_back(Event::InputCancelled { input });

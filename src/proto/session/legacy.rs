@@ -73,7 +73,7 @@ impl Session {
                     _ => None,
                 };
                 if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
-                    o.awaiting_user += 1;
+                    o.user_inputs_open += 1;
                 }
                 self.inputs
                     .insert(input, InputSlot::ServerRequest { id: r.id, op });

@@ -123,7 +123,7 @@ struct Op {
     retry_ms: Option<u64>,
     attempts: u32,
     /// 2025-era server requests of this op that wait for the user (pause the inactivity timeout).
-    awaiting_user: u32,
+    user_inputs_open: u32,
     /// One-shot recoveries already used (each is tried at most once per op).
     header_retry_used: bool,
     version_retry_used: bool,
@@ -384,7 +384,7 @@ impl Session {
             resume_from: None,
             retry_ms: None,
             attempts: 0,
-            awaiting_user: 0,
+            user_inputs_open: 0,
             header_retry_used: false,
             version_retry_used: false,
             session_retry_used: false,
@@ -531,7 +531,7 @@ impl Op {
         let waiting_for_user = match &self.kind {
             OpKind::Request(r) => r.round.as_ref().is_some_and(|r| !r.pending.is_empty()),
             _ => false,
-        } || self.awaiting_user > 0;
+        } || self.user_inputs_open > 0;
         let inner = if waiting_for_user || self.waiting_on.is_some() || self.wake_at.is_some() {
             None
         } else {

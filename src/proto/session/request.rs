@@ -112,7 +112,7 @@ impl Session {
         match slot {
             InputSlot::ServerRequest { id, op } => {
                 if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
-                    o.awaiting_user = o.awaiting_user.saturating_sub(1);
+                    o.user_inputs_open = o.user_inputs_open.saturating_sub(1);
                     o.activity = now;
                 }
                 let msg = match answer {
