@@ -57,16 +57,19 @@ stage_fmt() {
 }
 
 stage_clippy() {
-    cargo clippy --all-targets -- -D warnings
-    check_passed "cargo clippy --all-targets (native)"
+    cargo clippy --workspace --all-targets -- -D warnings
+    check_passed "cargo clippy --workspace --all-targets (native)"
 }
 
-# The browser/worker code (wasm-bindgen, fetch transport) only compiles for wasm32: lint it there too.
+# The browser/worker code (wasm-bindgen, fetch transport) only compiles for wasm32: lint it there too
+# (the crate only: native-only workspace members such as a test harness do not build for wasm32).
 stage_clippy_wasm() {
     cargo clippy --all-targets --target "$WASM_TARGET" -- -D warnings
     check_passed "cargo clippy --all-targets --target $WASM_TARGET"
 }
 
+# The crate's own tests. Workspace members with servers to start (tests/harness) have their own
+# runner scripts.
 stage_test_native() {
     cargo test --all-targets
     # Doc tests are not part of --all-targets.
