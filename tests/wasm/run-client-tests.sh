@@ -36,6 +36,16 @@ export MCP_EDGE_FIXTURE_URL="http://127.0.0.1:$(port_of port)"
 export MCP_EDGE_FIXTURE_NOCORS_URL="http://127.0.0.1:$(port_of nocorsPort)"
 
 status=0
+# The README's runnable example, against the same servers (needs pkg/nodejs: the package stage).
+if [ -f pkg/nodejs/mcp_edge.js ]; then
+  echo "== tests/demo/pool-example.mjs"
+  if EVERYTHING_URL="$EVERYTHING_URL" PY2026_URL="$PY2026_URL" node tests/demo/pool-example.mjs; then
+    echo "check passed: the README's pool example runs"
+  else
+    echo "check FAILED: the README's pool example"
+    status=1
+  fi
+fi
 for runtime in "${runtimes[@]}"; do
   case "$runtime" in
     node) echo "== client_e2e in Node"; wasm-pack test --node -- --test client_e2e --test pool_e2e || status=1 ;;
