@@ -56,17 +56,7 @@ macro_rules! scenarios {
         /// Every scenario file has a test above, and there are at least 8.
         #[test]
         fn every_scenario_file_is_run() {
-            let listed = [$($file),+];
-            let mut files: Vec<String> = std::fs::read_dir(scenarios_dir())
-                .unwrap()
-                .filter_map(|e| e.ok()?.file_name().into_string().ok())
-                .filter(|n| n.ends_with(".json"))
-                .collect();
-            files.sort();
-            for f in &files {
-                assert!(listed.contains(&f.as_str()), "tests/scenarios/{f} has no parity test");
-            }
-            assert!(files.len() >= 8, "only {} scenarios", files.len());
+            support::check_every_scenario_listed(&[$($file),+], "parity");
         }
     };
 }

@@ -178,17 +178,7 @@ macro_rules! scenarios {
         /// Every scenario file has a browser parity test above.
         #[test]
         fn every_scenario_file_runs_in_the_browser() {
-            let listed = [$($file),+];
-            let mut files: Vec<String> = std::fs::read_dir(scenarios_dir())
-                .unwrap()
-                .filter_map(|e| e.ok()?.file_name().into_string().ok())
-                .filter(|n| n.ends_with(".json"))
-                .collect();
-            files.sort();
-            for f in &files {
-                assert!(listed.contains(&f.as_str()), "tests/scenarios/{f} has no browser parity test");
-            }
-            assert!(files.len() >= 8, "only {} scenarios", files.len());
+            support::check_every_scenario_listed(&[$($file),+], "browser parity");
         }
     };
 }

@@ -56,6 +56,24 @@ pub fn scenarios_dir() -> PathBuf {
     harness_dir().join("..").join("scenarios")
 }
 
+/// The scenario files (`*.json`) in `tests/scenarios/`, sorted; checks that every one is in
+/// `listed` (so a new scenario cannot be forgotten by a parity suite) and that there are at least 8.
+pub fn check_every_scenario_listed(listed: &[&str], suite: &str) {
+    let mut files: Vec<String> = std::fs::read_dir(scenarios_dir())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    files.sort();
+    for f in &files {
+        assert!(
+            listed.contains(&f.as_str()),
+            "tests/scenarios/{f} has no {suite} test"
+        );
+    }
+    assert!(files.len() >= 8, "only {} scenarios", files.len());
+}
+
 /// Runs `<servers>/<kind>/setup.sh` once per test process (it is idempotent and skips when the
 /// pinned versions are installed). Panics with its output when it fails: a missing server is a
 /// failure, not a skip.
