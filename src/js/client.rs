@@ -67,7 +67,7 @@ pub(super) fn session_config(url: &str, options: &JsValue) -> Result<SessionConf
             .into_iter()
             .map(|(k, v)| (k.to_ascii_lowercase(), v))
             .collect();
-        pairs.sort();
+        pairs.sort_unstable();
         cfg.headers = pairs;
     }
     let info = get(options, "clientInfo");

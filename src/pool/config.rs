@@ -160,7 +160,7 @@ impl PoolConfig {
                 })
             }
         }
-        servers.sort_by(|a, b| a.name.cmp(&b.name));
+        servers.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         let other = top
             .iter()
             .filter(|(k, _)| k.as_str() != "mcpServers")
@@ -600,7 +600,7 @@ fn parse_server(
                 Some(_) => return Err(field_err(name, "args", "must be an array of strings")),
             };
             let mut env = string_map(name, obj, "env", vars)?;
-            env.sort();
+            env.sort_unstable();
             Transport::Stdio { command, args, env }
         }
     };

@@ -50,7 +50,7 @@ pub fn canonical_json(v: &Value) -> String {
         match v {
             Value::Object(m) => {
                 let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
+                keys.sort_unstable();
                 let mut out = Map::new();
                 for k in keys {
                     out.insert(k.clone(), sorted(&m[k]));

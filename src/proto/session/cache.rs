@@ -42,7 +42,7 @@ pub fn key(method: &str, params: &Map<String, Value>) -> Option<String> {
     }
     let mut canonical = Map::new();
     let mut names: Vec<&String> = params.keys().filter(|k| *k != "_meta").collect();
-    names.sort();
+    names.sort_unstable();
     for k in names {
         canonical.insert(k.clone(), sorted(&params[k]));
     }
@@ -53,7 +53,7 @@ fn sorted(v: &Value) -> Value {
     match v {
         Value::Object(o) => {
             let mut names: Vec<&String> = o.keys().collect();
-            names.sort();
+            names.sort_unstable();
             Value::Object(
                 names
                     .into_iter()
@@ -138,7 +138,7 @@ impl ResultCache {
             .filter(|(_, e)| e.expires_at > now)
             .map(|(k, e)| (k.clone(), e.value.clone(), e.expires_at - now, e.private))
             .collect();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         out
     }
 

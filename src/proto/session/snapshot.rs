@@ -46,7 +46,7 @@ impl Session {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        tool_headers.sort_by(|a, b| a.0.cmp(&b.0));
+        tool_headers.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         SessionSnapshot {
             version: SNAPSHOT_VERSION,
             endpoint: self.cfg.endpoint.clone(),
