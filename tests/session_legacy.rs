@@ -719,3 +719,44 @@ fn a_notification_answered_with_200_and_a_body_counts_as_accepted() {
     p.ok(call);
     assert!(p.methods().contains(&"<response>".to_string()));
 }
+
+#[test]
+fn a_server_flooding_requests_gets_errors_beyond_the_bound() {
+    let server = |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, ""),
+            "initialize" => Reply::result(&id, init_result()).header("mcp-session-id", "s"),
+            "notifications/initialized" | "<response>" => Reply::accepted(),
+            "tools/call" => {
+                let flood: Vec<serde_json::Value> = (0..100)
+                    .map(|i| json!({"jsonrpc": "2.0", "id": format!("e{i}"), "method": "elicitation/create", "params": {"message": "?"}}))
+                    .collect();
+                Reply::sse(&flood).open()
+            }
+            _ => Reply::status(405, ""),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    p.session.request(
+        "tools/call",
+        json!({"name": "x"}),
+        RequestOptions::default(),
+        0,
+    );
+    p.pump();
+    let surfaced = p
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::InputRequest { .. }))
+        .count();
+    assert_eq!(surfaced, mcp_edge::proto::session::MAX_OPEN_INPUTS);
+    let refused = p
+        .requests
+        .iter()
+        .filter(|(_, _, r)| method_of(r) == "<response>")
+        .count();
+    assert_eq!(refused, 100 - mcp_edge::proto::session::MAX_OPEN_INPUTS);
+    assert_eq!(body(p.last("<response>")).unwrap()["error"]["code"], -32603);
+}

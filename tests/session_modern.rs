@@ -1038,3 +1038,43 @@ fn unsupported_version_is_retried_at_most_once() {
     ));
     assert_eq!(p.methods(), ["server/discover", "server/discover"]);
 }
+
+#[test]
+fn an_input_round_with_too_many_requests_fails_typed() {
+    let server = |req: &mcp_edge::proto::http::HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::result(&id, discover_result()),
+            "tools/list" => Reply::result(
+                &id,
+                tools_page(json!([{"name": "ask", "inputSchema": {}}]), None),
+            ),
+            _ => {
+                let mut many = serde_json::Map::new();
+                for i in 0..1000 {
+                    many.insert(format!("k{i}"), json!({"method": "roots/list"}));
+                }
+                Reply::result(
+                    &id,
+                    json!({"resultType": "input_required", "inputRequests": many}),
+                )
+            }
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    let op = p.session.request(
+        "tools/call",
+        json!({"name": "ask"}),
+        RequestOptions::default(),
+        0,
+    );
+    p.pump();
+    assert!(
+        matches!(p.err(op), ProtocolError::InvalidResult(m) if m.contains("1000 input requests"))
+    );
+    assert!(!p
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::InputRequest { .. })));
+}

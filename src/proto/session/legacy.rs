@@ -63,6 +63,24 @@ impl Session {
                 result: json!({}),
                 extra: Map::new(),
             })),
+            "elicitation/create" | "sampling/createMessage" | "roots/list"
+                if self.inputs.len() >= super::MAX_OPEN_INPUTS =>
+            {
+                // A server that floods the client with requests gets errors, not unbounded state.
+                let error = ErrorObject {
+                    code: codes::INTERNAL_ERROR,
+                    message: format!(
+                        "too many unanswered requests (at most {} at once)",
+                        super::MAX_OPEN_INPUTS
+                    ),
+                    data: None,
+                };
+                self.reply(Message::Error(ErrorResponse {
+                    id: Some(r.id),
+                    error,
+                    extra: Map::new(),
+                }))
+            }
             "elicitation/create" | "sampling/createMessage" | "roots/list" => {
                 let input = InputId(self.next_input);
                 self.next_input += 1;

@@ -43,6 +43,9 @@ use crate::proto::jsonrpc::RequestId;
 use cache::ResultCache;
 use exchange::{Exchange, Purpose};
 
+/// Most inputs (server requests and MRTR input requests) open at once; more are refused.
+pub const MAX_OPEN_INPUTS: usize = 64;
+
 /// Lifecycle of the session as a whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {

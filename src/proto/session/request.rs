@@ -456,6 +456,14 @@ impl Session {
                 return self.finish(op, Err(e), now);
             }
         };
+        if requests.len() > super::MAX_OPEN_INPUTS {
+            let e = ProtocolError::InvalidResult(format!(
+                "{} input requests in one round (at most {} are accepted)",
+                requests.len(),
+                super::MAX_OPEN_INPUTS
+            ));
+            return self.finish(op, Err(e), now);
+        }
         let request_state = result.get("requestState").cloned();
         let mut keys = BTreeMap::new();
         let mut events = Vec::new();
