@@ -19,11 +19,15 @@ pub const CACHEABLE: [&str; 6] = [
 /// Most entries kept; the entry closest to expiry is evicted first.
 const MAX_ENTRIES: usize = 512;
 
+/// Most bytes (of the results' JSON text) kept in all; a larger result is not cached.
+pub const MAX_BYTES: usize = 32 << 20;
+
 #[derive(Debug, Clone)]
 struct Entry {
     value: Value,
     expires_at: u64,
     private: bool,
+    bytes: usize,
 }
 
 /// The cache; time is passed in.
@@ -93,16 +97,23 @@ impl ResultCache {
             self.entries.remove(&key);
             return;
         }
+        self.entries.remove(&key);
         self.entries.retain(|_, e| e.expires_at > now);
-        if self.entries.len() >= MAX_ENTRIES {
-            if let Some(k) = self
+        let bytes = result.to_string().len();
+        if bytes > MAX_BYTES {
+            return;
+        }
+        // Evict the entries closest to expiry until the new one fits both bounds.
+        while self.entries.len() >= MAX_ENTRIES || self.bytes() + bytes > MAX_BYTES {
+            let Some(k) = self
                 .entries
                 .iter()
                 .min_by_key(|(_, e)| e.expires_at)
                 .map(|(k, _)| k.clone())
-            {
-                self.entries.remove(&k);
-            }
+            else {
+                break;
+            };
+            self.entries.remove(&k);
         }
         let private = result.get("cacheScope").and_then(Value::as_str) != Some("public");
         self.entries.insert(
@@ -111,8 +122,13 @@ impl ResultCache {
                 value: result.clone(),
                 expires_at: now.saturating_add(ttl),
                 private,
+                bytes,
             },
         );
+    }
+
+    fn bytes(&self) -> usize {
+        self.entries.values().map(|e| e.bytes).sum()
     }
 
     /// Drops every entry of `method` (a list-changed notification invalidates its list).
@@ -144,13 +160,21 @@ impl ResultCache {
 
     /// Re-creates entries from [`ResultCache::export`] at `now`.
     pub fn import(&mut self, entries: Vec<(String, Value, u64, bool)>, now: u64) {
+        let mut total = self.bytes();
         for (key, value, remaining, private) in entries.into_iter().take(MAX_ENTRIES) {
+            let bytes = value.to_string().len();
+            if total + bytes > MAX_BYTES {
+                continue;
+            }
+            total += bytes;
+            let expires_at = now.saturating_add(remaining);
             self.entries.insert(
                 key,
                 Entry {
                     value,
-                    expires_at: now.saturating_add(remaining),
+                    expires_at,
                     private,
+                    bytes,
                 },
             );
         }
@@ -160,5 +184,32 @@ impl ResultCache {
     /// be shared across authorization contexts.
     pub fn drop_private(&mut self) {
         self.entries.retain(|_, e| !e.private);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_cache_stays_within_its_byte_bound_evicting_the_soonest_expiring() {
+        let mut c = ResultCache::default();
+        let big = "x".repeat(MAX_BYTES / 3);
+        for (i, ttl) in [(0, 1000), (1, 5000), (2, 3000), (3, 9000)] {
+            c.put(format!("k{i}"), &json!({"ttlMs": ttl, "blob": big}), 0);
+        }
+        assert!(c.bytes() <= MAX_BYTES);
+        assert!(
+            c.get("k0", 1).is_none(),
+            "the soonest-expiring entry went first"
+        );
+        assert!(c.get("k3", 1).is_some());
+        let huge = "y".repeat(MAX_BYTES + 1);
+        c.put("huge".into(), &json!({"ttlMs": 1000, "blob": huge}), 0);
+        assert!(
+            c.get("huge", 1).is_none(),
+            "a result larger than the bound is not cached"
+        );
     }
 }
