@@ -659,3 +659,35 @@ async fn output_schema_mismatch_is_an_error_and_a_broken_schema_only_skips_its_t
         "the compile error is reported once as a diagnostic"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_notification_iterator_can_be_returned_and_another_opened() {
+    let c = connect(&py(), JsValue::UNDEFINED).await;
+    let it = c.notifications();
+    let ret: js_sys::Function = get(&it, "return").unchecked_into();
+    let done = wait(ret.call0(&it).unwrap().unchecked_into())
+        .await
+        .unwrap();
+    assert_eq!(get(&done, "done").as_bool(), Some(true));
+    let next: js_sys::Function = get(&it, "next").unchecked_into();
+    let after = wait(next.call0(&it).unwrap().unchecked_into())
+        .await
+        .unwrap();
+    assert_eq!(
+        get(&after, "done").as_bool(),
+        Some(true),
+        "a returned iterator stays done"
+    );
+    // A fresh iterator still receives what the client reports (here: the close).
+    let it2 = c.notifications();
+    wait(c.close()).await.unwrap();
+    let mut saw_closed = false;
+    for _ in 0..10 {
+        let v = next_within(&it2, 5_000).await;
+        if v.is_undefined() || s(&v, "type") == "closed" {
+            saw_closed = true;
+            break;
+        }
+    }
+    assert!(saw_closed);
+}

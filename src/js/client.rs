@@ -627,23 +627,10 @@ impl McpClient {
     /// Notifications as an async iterator: `{type: "notification" | "progress" | "diagnostic" |
     /// "toolRejected" | "inputCancelled" | "closed", ...}`. Ends after the client closes.
     pub fn notifications(&self) -> JsValue {
-        let client = self.client.clone();
-        let next = Closure::<dyn FnMut() -> js_sys::Promise>::new(move || {
-            let client = client.clone();
-            future_to_promise(async move {
-                Ok(match client.next_notification().await {
-                    Some(e) => to_js(&event_to_js(&e)),
-                    None => JsValue::UNDEFINED,
-                })
-            })
-        });
-        let ret = Closure::<dyn FnMut()>::new(|| {});
-        let it =
-            glue::make_async_iterator(next.as_ref().unchecked_ref(), ret.as_ref().unchecked_ref());
-        // The iterator lives as long as the page holds it; the closures must too.
-        next.forget();
-        ret.forget();
-        it
+        let stream = NotificationStream {
+            client: self.client.clone(),
+        };
+        glue::wrap_stream(&JsValue::from(stream))
     }
 
     /// Closes the session (2025 era: DELETE). Running calls fail with code `CLOSED`.
@@ -662,6 +649,28 @@ impl McpClient {
             .borrow()
             .get(&name)
             .map_or(JsValue::UNDEFINED, to_js)
+    }
+}
+
+/// The source behind `notifications()`: the iterator the package returns calls `nextItem` and
+/// frees the stream when iteration ends, so nothing outlives the loop that reads it.
+#[wasm_bindgen(skip_typescript)]
+pub struct NotificationStream {
+    client: Client,
+}
+
+#[wasm_bindgen]
+impl NotificationStream {
+    /// The next notification, or `undefined` once the client is closed and drained.
+    #[wasm_bindgen(js_name = nextItem)]
+    pub fn next_item(&self) -> js_sys::Promise {
+        let client = self.client.clone();
+        future_to_promise(async move {
+            Ok(match client.next_notification().await {
+                Some(e) => to_js(&event_to_js(&e)),
+                None => JsValue::UNDEFINED,
+            })
+        })
     }
 }
 

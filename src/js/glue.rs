@@ -22,10 +22,17 @@ export function makeMcpError(code, message, details) {
 export function isMcpError(value) {
   return value instanceof McpError;
 }
-export function makeAsyncIterator(next, ret) {
+export function wrapStream(stream) {
+  let done = false;
+  const finish = () => {
+    if (!done) { done = true; stream.free(); }
+    return { done: true, value: undefined };
+  };
   return {
-    next: () => next().then((value) => (value === undefined ? { done: true, value: undefined } : { done: false, value })),
-    return: () => { ret(); return Promise.resolve({ done: true, value: undefined }); },
+    next: () => done
+      ? Promise.resolve({ done: true, value: undefined })
+      : stream.nextItem().then((value) => (value === undefined ? finish() : { done: false, value })),
+    return: () => Promise.resolve(finish()),
     [Symbol.asyncIterator]() { return this; },
   };
 }
@@ -37,7 +44,8 @@ extern "C" {
     /// Whether a value is an `McpError`.
     #[wasm_bindgen(js_name = isMcpError)]
     pub fn is_mcp_error_js(value: &JsValue) -> bool;
-    /// Wraps `next: () => Promise<T | undefined>` as an async iterator.
-    #[wasm_bindgen(js_name = makeAsyncIterator)]
-    pub fn make_async_iterator(next: &js_sys::Function, ret: &js_sys::Function) -> JsValue;
+    /// Wraps a `NotificationStream` (`nextItem(): Promise<T | undefined>`) as an async iterator
+    /// whose `return()` (or its end) frees the stream.
+    #[wasm_bindgen(js_name = wrapStream)]
+    pub fn wrap_stream(stream: &JsValue) -> JsValue;
 }
