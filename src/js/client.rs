@@ -10,8 +10,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 use super::convert::{
-    error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, server_info_json,
-    to_js,
+    error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, to_js,
 };
 use super::glue;
 use crate::client::{
@@ -227,7 +226,7 @@ fn event_to_js(e: &Event) -> Value {
         Event::ToolRejected { name, reason } => {
             json!({"type": "toolRejected", "name": name, "reason": reason})
         }
-        Event::Connected(info) => json!({"type": "connected", "server": server_info_json(info)}),
+        Event::Connected(info) => json!({"type": "connected", "server": info.to_json()}),
         Event::InputCancelled { input } => json!({"type": "inputCancelled", "input": input.0}),
         Event::Closed => json!({"type": "closed"}),
         _ => json!({"type": "other"}),
@@ -435,10 +434,11 @@ impl McpClient {
     /// `"modern"` (2026-07-28) or `"legacy"` (2025 era).
     #[wasm_bindgen(getter)]
     pub fn era(&self) -> String {
-        match self.client.server_info().map(|i| i.era) {
-            Some(Era::Modern) => "modern".into(),
-            _ => "legacy".into(),
-        }
+        self.client
+            .server_info()
+            .map_or(Era::Legacy, |i| i.era)
+            .as_str()
+            .into()
     }
 
     /// The server's instructions, if any.

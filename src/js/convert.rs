@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
 use super::glue;
-use crate::proto::session::{Era, ProtocolError, ServerInfo};
+use crate::proto::session::ProtocolError;
 
 /// JSON value -> plain JS value (through `JSON.parse`: objects, not `Map`s, and no generic
 /// serializer code in the module).
@@ -62,18 +62,6 @@ pub fn error_to_js(e: &ProtocolError) -> JsValue {
         _ => Value::Null,
     };
     glue::make_mcp_error(e.code(), &e.to_string(), &to_js(&details))
-}
-
-/// `ServerInfo` as the JS surface shows it.
-pub fn server_info_json(info: &ServerInfo) -> Value {
-    json!({
-        "protocolVersion": info.protocol_version,
-        "era": match info.era { Era::Modern => "modern", Era::Legacy => "legacy" },
-        "serverInfo": info.server_info,
-        "capabilities": info.capabilities,
-        "instructions": info.instructions,
-        "supportedVersions": info.supported_versions,
-    })
 }
 
 /// Reads `obj[key]` (undefined when `obj` is not an object).

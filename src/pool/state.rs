@@ -766,10 +766,7 @@ impl PoolCore {
                         message: e.to_string(),
                     }),
                     tool_count: s.tool_count,
-                    era: s.era.map(|e| match e {
-                        Era::Modern => "modern",
-                        Era::Legacy => "legacy",
-                    }),
+                    era: s.era.map(Era::as_str),
                     protocol_version: s.protocol_version.clone(),
                     retries: s.streak,
                     next_retry_at: s.retry_at.filter(|_| s.state == ServerState::Failed),

@@ -3,24 +3,13 @@
 
 use serde_json::{json, Map, Value};
 
-use super::exchange::{Exchange, Failure, Purpose};
+use super::exchange::{Failure, Purpose};
 use super::request::{is_modern_error, supported_versions};
 use super::{
     cache, ConnectStep, Era, Event, OpId, OpKind, Phase, ProtocolChoice, ProtocolError,
     RequestOptions, ServerInfo, Session, LEGACY_VERSIONS, MODERN_VERSION,
 };
-use crate::proto::http::{mime, names, HttpRequest, Method};
-
-fn server_info_json(info: &ServerInfo) -> Value {
-    json!({
-        "protocolVersion": info.protocol_version,
-        "era": match info.era { Era::Modern => "modern", Era::Legacy => "legacy" },
-        "serverInfo": info.server_info,
-        "capabilities": info.capabilities,
-        "instructions": info.instructions,
-        "supportedVersions": info.supported_versions,
-    })
-}
+use crate::proto::http::{mime, names, Method};
 
 impl Session {
     /// Connects: detects the era (unless configured), then `server/discover` (2026-07-28) or
@@ -59,7 +48,7 @@ impl Session {
                 let info = self
                     .server
                     .as_ref()
-                    .map(server_info_json)
+                    .map(ServerInfo::to_json)
                     .unwrap_or(Value::Null);
                 self.finish(op, Ok(info), now);
             }
@@ -91,16 +80,7 @@ impl Session {
                 // whose first event is `endpoint` identifies a 2024-11-05 server.
                 let mut headers = vec![(names::ACCEPT.to_string(), mime::EVENT_STREAM.to_string())];
                 self.add_user_headers(&mut headers);
-                let req = HttpRequest {
-                    method: Method::Get,
-                    url: self.cfg.endpoint.clone(),
-                    headers,
-                    body: None,
-                };
-                let ex = self.new_exchange(Exchange::new(Purpose::LegacyProbe { op }), req);
-                if let Some(o) = self.ops.get_mut(&op) {
-                    o.exchange = Some(ex);
-                }
+                self.send_bodiless(Method::Get, headers, Purpose::LegacyProbe { op }, Some(op));
             }
         }
     }
@@ -235,7 +215,7 @@ impl Session {
         if info.era == Era::Legacy && self.cfg.open_get_stream {
             self.start_get_stream(now);
         }
-        self.finish(op, Ok(server_info_json(&info)), now);
+        self.finish(op, Ok(info.to_json()), now);
     }
 
     pub(super) fn connect_failed(&mut self, op: OpId, failure: Failure, now: u64) {

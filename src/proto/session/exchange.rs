@@ -504,50 +504,33 @@ impl Session {
                 }
                 self.schedule_get_reconnect(ex.delivered, now)
             }
-            Purpose::Rpc { op, ref id } if !ex.answered => {
-                if self.pending.get(id) != Some(&op) {
-                    return;
-                }
-                let (resume_from, retry_ms) = self
-                    .ops
-                    .get(&op)
-                    .map(|o| (o.resume_from.clone(), o.retry_ms))
-                    .unwrap_or((None, None));
-                if let Some(o) = self.ops.get_mut(&op) {
-                    o.exchange = None;
-                }
-                self.op_failed(
-                    op,
-                    Failure::Dropped {
-                        resume_from,
-                        retry_ms,
-                    },
-                    now,
-                )
+            Purpose::Rpc { op, ref id } if !ex.answered && self.pending.get(id) == Some(&op) => {
+                self.stream_dropped(op, false, now)
             }
-            Purpose::Resume { op } if !ex.answered => {
-                let (resume_from, retry_ms) = self
-                    .ops
-                    .get(&op)
-                    .map(|o| (o.resume_from.clone(), o.retry_ms))
-                    .unwrap_or((None, None));
-                if let Some(o) = self.ops.get_mut(&op) {
-                    o.exchange = None;
-                    if ex.delivered {
-                        o.attempts = 0;
-                    }
-                }
-                self.op_failed(
-                    op,
-                    Failure::Dropped {
-                        resume_from,
-                        retry_ms,
-                    },
-                    now,
-                )
-            }
+            Purpose::Resume { op } if !ex.answered => self.stream_dropped(op, ex.delivered, now),
             _ => {}
         }
+    }
+
+    /// `op`'s response stream ended without its response: fail it as dropped from the last
+    /// resume position (`delivered`: the stream carried messages, so the retry budget restarts).
+    fn stream_dropped(&mut self, op: OpId, delivered: bool, now: u64) {
+        let Some(o) = self.ops.get_mut(&op) else {
+            return;
+        };
+        o.exchange = None;
+        if delivered {
+            o.attempts = 0;
+        }
+        let (resume_from, retry_ms) = (o.resume_from.clone(), o.retry_ms);
+        self.op_failed(
+            op,
+            Failure::Dropped {
+                resume_from,
+                retry_ms,
+            },
+            now,
+        )
     }
 
     /// A 202 (or empty 2xx) arrived.

@@ -8,7 +8,7 @@ use super::{
     ConnectStep, Era, Event, ExchangeId, InputId, InputSlot, OpId, OpKind, Phase, ProtocolError,
     RequestOptions, Session,
 };
-use crate::proto::http::{mime, names, HttpRequest, Method};
+use crate::proto::http::{mime, names, Method};
 use crate::proto::jsonrpc::{
     codes, ErrorObject, ErrorResponse, Message, Notification, Request, Response,
 };
@@ -34,13 +34,7 @@ impl Session {
             headers.push((names::LAST_EVENT_ID.into(), id.clone()));
         }
         self.legacy_headers(&mut headers);
-        let req = HttpRequest {
-            method: Method::Get,
-            url: self.cfg.endpoint.clone(),
-            headers,
-            body: None,
-        };
-        let ex = self.new_exchange(Exchange::new(Purpose::GetStream), req);
+        let ex = self.send_bodiless(Method::Get, headers, Purpose::GetStream, None);
         if let Some(g) = &mut self.get_stream {
             g.exchange = Some(ex);
         }
@@ -272,15 +266,6 @@ impl Session {
     pub(super) fn drive_close(&mut self, op: OpId, _now: u64) {
         let mut headers = Vec::new();
         self.legacy_headers(&mut headers);
-        let req = HttpRequest {
-            method: Method::Delete,
-            url: self.cfg.endpoint.clone(),
-            headers,
-            body: None,
-        };
-        let ex = self.new_exchange(Exchange::new(Purpose::Delete { op }), req);
-        if let Some(o) = self.ops.get_mut(&op) {
-            o.exchange = Some(ex);
-        }
+        self.send_bodiless(Method::Delete, headers, Purpose::Delete { op }, Some(op));
     }
 }

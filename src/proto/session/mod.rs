@@ -437,6 +437,28 @@ impl Session {
         id
     }
 
+    /// Opens a GET or DELETE exchange on the endpoint; `op` (if any) owns it.
+    fn send_bodiless(
+        &mut self,
+        method: crate::proto::http::Method,
+        headers: Vec<(String, String)>,
+        purpose: Purpose,
+        op: Option<OpId>,
+    ) -> ExchangeId {
+        let url = self.cfg.endpoint.clone();
+        let req = crate::proto::http::HttpRequest {
+            method,
+            url,
+            headers,
+            body: None,
+        };
+        let ex = self.new_exchange(Exchange::new(purpose), req);
+        if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
+            o.exchange = Some(ex);
+        }
+        ex
+    }
+
     fn abort_exchange(&mut self, id: ExchangeId) {
         if self.exchanges.remove(&id).is_some() {
             self.aborts.push_back(id);

@@ -762,15 +762,8 @@ impl Session {
         let mut headers = vec![(names::ACCEPT.to_string(), mime::EVENT_STREAM.to_string())];
         headers.push((names::LAST_EVENT_ID.into(), from));
         self.legacy_headers(&mut headers);
-        let req = HttpRequest {
-            method: Method::Get,
-            url: self.cfg.endpoint.clone(),
-            headers,
-            body: None,
-        };
-        let ex = self.new_exchange(Exchange::new(Purpose::Resume { op }), req);
+        self.send_bodiless(Method::Get, headers, Purpose::Resume { op }, Some(op));
         if let Some(o) = self.ops.get_mut(&op) {
-            o.exchange = Some(ex);
             o.activity = now;
         }
     }

@@ -32,6 +32,16 @@ pub enum Era {
     Legacy,
 }
 
+impl Era {
+    /// `"modern"` or `"legacy"`, as status objects and the JS surface spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Era::Modern => "modern",
+            Era::Legacy => "legacy",
+        }
+    }
+}
+
 /// What the client asks for at connect time.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProtocolChoice {
@@ -247,6 +257,14 @@ pub struct ServerInfo {
     pub instructions: Option<String>,
     /// 2026 era: the versions `server/discover` listed.
     pub supported_versions: Vec<String>,
+}
+
+impl ServerInfo {
+    /// As plain JSON (camelCase, era as `"modern"` / `"legacy"`): the connect op's result and the
+    /// JS surface's shape.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
 }
 
 /// An HTTP request to send, tagged with the exchange it opens.
