@@ -300,29 +300,20 @@ fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value
 
 fn schedule_timer(inner: &Rc<Inner>) {
     let now = inner.now();
+    let weak = Rc::downgrade(inner);
     let mut st = inner.state.borrow_mut();
-    match st.session.poll_timeout() {
-        // Nothing due: clear the timer so none outlives the work (Workers, Node exit).
-        None => st.timer = None,
-        // An earlier (or the same) timer is pending; when it fires it schedules the next one.
-        Some(at) if st.timer.as_ref().is_some_and(|t| t.at() <= at) => {}
-        Some(at) => {
-            let weak = Rc::downgrade(inner);
-            let delay = at.saturating_sub(now);
-            st.timer = timer::Timer::start(at, delay, move || {
-                let Some(inner) = weak.upgrade() else { return };
-                let now = inner.now();
-                let fired = {
-                    let mut st = inner.state.borrow_mut();
-                    st.session.handle_timeout(now);
-                    st.timer.take()
-                };
-                // This callback belongs to `fired`: drop it after the callback has returned.
-                wasm_bindgen_futures::spawn_local(async move { drop(fired) });
-                pump(&inner);
-            });
-        }
-    }
+    let due = st.session.poll_timeout();
+    timer::Timer::rearm(&mut st.timer, due, now, move || {
+        let Some(inner) = weak.upgrade() else { return };
+        let now = inner.now();
+        let fired = {
+            let mut st = inner.state.borrow_mut();
+            st.session.handle_timeout(now);
+            st.timer.take()
+        };
+        timer::Timer::drop_later(fired);
+        pump(&inner);
+    });
 }
 
 async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort: Rc<AbortHandle>) {

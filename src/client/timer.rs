@@ -40,6 +40,28 @@ impl Timer {
         })
     }
 
+    /// Keeps `slot` armed for the deadline `due` (a time on the same clock as `now`): clears it
+    /// when nothing is due, so no timer outlives the work (Workers, Node exit); keeps it when an
+    /// earlier or equal deadline is already armed (that one re-arms when it fires); replaces it
+    /// otherwise. `fire` runs when it expires.
+    pub fn rearm(
+        slot: &mut Option<Timer>,
+        due: Option<u64>,
+        now: u64,
+        fire: impl FnOnce() + 'static,
+    ) {
+        match due {
+            None => *slot = None,
+            Some(at) if slot.as_ref().is_some_and(|t| t.at() <= at) => {}
+            Some(at) => *slot = Timer::start(at, at.saturating_sub(now), fire),
+        }
+    }
+
+    /// Drops a timer that just fired, after its callback (which it owns) has returned.
+    pub fn drop_later(fired: Option<Timer>) {
+        wasm_bindgen_futures::spawn_local(async move { drop(fired) });
+    }
+
     /// The session time this timer stands for.
     pub fn at(&self) -> u64 {
         self.at

@@ -12,6 +12,7 @@ use wasm_bindgen_futures::future_to_promise;
 
 use super::client::{call_options, client_options, run_with, session_config};
 use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, to_js};
+use crate::client::timer::Timer;
 use crate::client::Client;
 use crate::pool::{
     Attempt, BreakerConfig, BreakerSet, ConnectInfo, OutboundGate, Policy, PoolConfig, PoolCore,
@@ -28,7 +29,7 @@ struct PoolState {
     breakers: BreakerSet,
     clients: BTreeMap<String, Client>,
     settled: Vec<std::task::Waker>,
-    timer: Option<crate::client::timer::Timer>,
+    timer: Option<Timer>,
     instructions: InstructionsTracker,
 }
 
@@ -146,25 +147,20 @@ fn pump(inner: &Rc<PoolInner>) {
 
 fn schedule(inner: &Rc<PoolInner>) {
     let now = inner.now();
+    let weak = Rc::downgrade(inner);
     let mut st = inner.state.borrow_mut();
-    match st.core.poll_timeout() {
-        None => st.timer = None,
-        Some(at) if st.timer.as_ref().is_some_and(|t| t.at() <= at) => {}
-        Some(at) => {
-            let weak = Rc::downgrade(inner);
-            st.timer = crate::client::timer::Timer::start(at, at.saturating_sub(now), move || {
-                let Some(inner) = weak.upgrade() else { return };
-                let now = inner.now();
-                let fired = {
-                    let mut st = inner.state.borrow_mut();
-                    st.core.handle_timeout(now);
-                    st.timer.take()
-                };
-                wasm_bindgen_futures::spawn_local(async move { drop(fired) });
-                pump(&inner);
-            });
-        }
-    }
+    let due = st.core.poll_timeout();
+    Timer::rearm(&mut st.timer, due, now, move || {
+        let Some(inner) = weak.upgrade() else { return };
+        let now = inner.now();
+        let fired = {
+            let mut st = inner.state.borrow_mut();
+            st.core.handle_timeout(now);
+            st.timer.take()
+        };
+        Timer::drop_later(fired);
+        pump(&inner);
+    });
 }
 
 async fn connect_one(inner: Rc<PoolInner>, attempt: Attempt) {
