@@ -14,36 +14,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-fn url(name: &str, v: Option<&'static str>) -> String {
-    match v {
-        Some(u) if !u.is_empty() => u.to_string(),
-        _ => panic!("{name} was not set at compile time: run tests/wasm/run-client-tests.sh"),
-    }
-}
-fn everything() -> String {
-    url(
-        "MCP_EDGE_EVERYTHING_URL",
-        option_env!("MCP_EDGE_EVERYTHING_URL"),
-    )
-}
-fn py() -> String {
-    url("MCP_EDGE_PY2026_URL", option_env!("MCP_EDGE_PY2026_URL"))
-}
-fn py_admin() -> String {
-    url(
-        "MCP_EDGE_PY2026_ADMIN_URL",
-        option_env!("MCP_EDGE_PY2026_ADMIN_URL"),
-    )
-}
-fn fixture() -> String {
-    url("MCP_EDGE_FIXTURE_URL", option_env!("MCP_EDGE_FIXTURE_URL"))
-}
-fn fixture_nocors() -> String {
-    url(
-        "MCP_EDGE_FIXTURE_NOCORS_URL",
-        option_env!("MCP_EDGE_FIXTURE_NOCORS_URL"),
-    )
-}
+mod e2e;
+use e2e::*;
 
 fn in_browser() -> bool {
     Reflect::get(&js_sys::global(), &"location".into())
@@ -58,9 +30,6 @@ fn obj(pairs: &[(&str, JsValue)]) -> JsValue {
     }
     o.into()
 }
-fn json(v: serde_json::Value) -> JsValue {
-    js_sys::JSON::parse(&v.to_string()).unwrap()
-}
 fn get(v: &JsValue, path: &str) -> JsValue {
     let mut cur = v.clone();
     for part in path.split('.') {
@@ -73,9 +42,6 @@ fn get(v: &JsValue, path: &str) -> JsValue {
 }
 fn s(v: &JsValue, path: &str) -> String {
     get(v, path).as_string().unwrap_or_default()
-}
-async fn wait(p: Promise) -> Result<JsValue, JsValue> {
-    JsFuture::from(p).await
 }
 async fn sleep(ms: i32) {
     let p = Promise::new(&mut |resolve, _| {

@@ -3,38 +3,16 @@
 //! `tests/wasm/run-client-tests.sh`; without its URLs every test fails.
 #![cfg(all(target_family = "wasm", target_os = "unknown"))]
 
-use js_sys::{Array, Promise, Reflect};
+use js_sys::{Array, Reflect};
 use mcp_edge::js::McpPool;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
-fn url(name: &str, v: Option<&'static str>) -> String {
-    match v {
-        Some(u) if !u.is_empty() => u.to_string(),
-        _ => panic!("{name} was not set at compile time: run tests/wasm/run-client-tests.sh"),
-    }
-}
-fn py() -> String {
-    url("MCP_EDGE_PY2026_URL", option_env!("MCP_EDGE_PY2026_URL"))
-}
-fn everything() -> String {
-    url(
-        "MCP_EDGE_EVERYTHING_URL",
-        option_env!("MCP_EDGE_EVERYTHING_URL"),
-    )
-}
-fn fixture() -> String {
-    url("MCP_EDGE_FIXTURE_URL", option_env!("MCP_EDGE_FIXTURE_URL"))
-}
-fn json(v: serde_json::Value) -> JsValue {
-    js_sys::JSON::parse(&v.to_string()).unwrap()
-}
+mod e2e;
+use e2e::*;
+
 fn to_json(v: &JsValue) -> serde_json::Value {
     serde_json::from_str(&js_sys::JSON::stringify(v).unwrap().as_string().unwrap()).unwrap()
-}
-async fn wait(p: Promise) -> Result<JsValue, JsValue> {
-    JsFuture::from(p).await
 }
 fn now() -> f64 {
     js_sys::Date::now()
