@@ -39,7 +39,18 @@ pub fn error_to_js(e: &ProtocolError) -> JsValue {
             message,
             data,
         } => json!({"rpcCode": code, "rpcMessage": message, "data": data}),
-        ProtocolError::HttpStatus { status, body } => json!({"status": status, "body": body}),
+        ProtocolError::HttpStatus {
+            status,
+            body,
+            retry_after_ms,
+        } => json!({"status": status, "body": body, "retryAfterMs": retry_after_ms}),
+        ProtocolError::StreamDropped {
+            attempts,
+            may_have_run,
+        } => json!({"attempts": attempts, "mayHaveRun": may_have_run}),
+        ProtocolError::EventTooLarge { limit } | ProtocolError::BodyTooLarge { limit } => {
+            json!({"limit": limit})
+        }
         ProtocolError::Unauthorized {
             status,
             www_authenticate,
