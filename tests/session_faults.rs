@@ -539,13 +539,7 @@ fn a_server_that_ignores_the_cursor_never_yields_a_tool_twice() {
         .session
         .list_all(ListKind::Tools, RequestOptions::default(), 0);
     p.pump();
-    let names: Vec<&str> = p.ok(op)["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["a", "b"]);
+    assert_eq!(members(p.ok(op), "tools", "name"), ["a", "b"]);
     let d = p.diagnostics().join("\n");
     assert!(d.contains("repeated cursor \"p2\""), "{d}");
     assert!(
@@ -585,19 +579,11 @@ fn duplicate_names_within_a_listing_are_reported_and_dropped() {
         .session
         .list_all(ListKind::Resources, RequestOptions::default(), 0);
     p.pump();
-    let uris: Vec<&str> = p.ok(op)["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["uri"].as_str().unwrap())
-        .collect();
-    assert_eq!(uris, ["u:1", "u:2", "u:3", "u:4"]);
-    let names: Vec<&str> = p.ok(op)["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["name"].as_str().unwrap())
-        .collect();
+    assert_eq!(
+        members(p.ok(op), "resources", "uri"),
+        ["u:1", "u:2", "u:3", "u:4"]
+    );
+    let names = members(p.ok(op), "resources", "name");
     assert_eq!(names[0], "one", "the first occurrence is kept");
     let d = p.diagnostics().join("\n");
     assert!(

@@ -320,3 +320,15 @@ pub fn discover_result() -> Value {
         "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "1.0"}}
     })
 }
+
+/// `key` of every item of the array `list` in a list result (e.g. the names of `tools`).
+pub fn members(result: &Value, list: &str, key: &str) -> Vec<String> {
+    result[list]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|item| item[key].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}

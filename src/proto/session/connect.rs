@@ -220,15 +220,8 @@ impl Session {
 
     pub(super) fn connect_failed(&mut self, op: OpId, failure: Failure, now: u64) {
         // 429 / 503 with Retry-After: the same step again after the delay, within the deadline.
-        if let Failure::Http {
-            status: 429 | 503,
-            retry_after_ms: Some(delay),
-            ..
-        } = &failure
-        {
-            if self.wait_retry_after(op, *delay, now) {
-                return;
-            }
+        if self.retried_after(op, &failure, now) {
+            return;
         }
         let Some(o) = self.ops.get(&op) else { return };
         let OpKind::Connect { step, .. } = &o.kind else {

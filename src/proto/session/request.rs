@@ -753,16 +753,8 @@ impl Session {
     }
 
     fn request_failed(&mut self, op: OpId, failure: Failure, now: u64) {
-        // 429 / 503 with Retry-After: refused before it ran, so any request may be sent again.
-        if let Failure::Http {
-            status: 429 | 503,
-            retry_after_ms: Some(delay),
-            ..
-        } = &failure
-        {
-            if self.wait_retry_after(op, *delay, now) {
-                return;
-            }
+        if self.retried_after(op, &failure, now) {
+            return;
         }
         let era = self.era;
         let reissue_budget = self.cfg.max_reissues;
@@ -892,10 +884,22 @@ impl Session {
         }
     }
 
-    /// A 429 or 503 asked to retry after `delay` ms (RFC 6585 § 4, RFC 9110 § 15.6.4): wait and
-    /// send `op` again, when retries are left and the wait ends before the op's deadline. The
-    /// status proves the request did not run, so this holds for requests that execute too.
-    pub(super) fn wait_retry_after(&mut self, op: OpId, delay: u64, now: u64) -> bool {
+    /// A 429 or 503 with `Retry-After` (RFC 6585 § 4, RFC 9110 § 15.6.4): waits that long and
+    /// sends `op` again, when retries are left and the wait ends before the op's deadline; true
+    /// when it will. The status proves the request did not run, so this holds for requests that
+    /// execute something too.
+    pub(super) fn retried_after(&mut self, op: OpId, failure: &Failure, now: u64) -> bool {
+        match failure {
+            Failure::Http {
+                status: 429 | 503,
+                retry_after_ms: Some(delay),
+                ..
+            } => self.wait_retry_after(op, *delay, now),
+            _ => false,
+        }
+    }
+
+    fn wait_retry_after(&mut self, op: OpId, delay: u64, now: u64) -> bool {
         let max = self.cfg.max_retry_after;
         let Some(o) = self.ops.get_mut(&op) else {
             return false;
