@@ -21,6 +21,14 @@ fn cfg() -> SessionConfig {
     c
 }
 
+/// A 2025-11-25 `InitializeResult`.
+fn init_reply(id: &Value) -> Reply {
+    Reply::result(
+        id,
+        json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}),
+    )
+}
+
 fn legacy_cfg() -> SessionConfig {
     let mut c = cfg();
     c.protocol = ProtocolChoice::Exact("2025-11-25".into());
@@ -215,17 +223,50 @@ fn requests_that_execute_nothing_are_reissued_and_a_second_break_fails_typed() {
 }
 
 #[test]
+fn a_2025_stream_without_event_ids_reissues_only_what_is_safe_to_repeat() {
+    let calls = Rc::new(RefCell::new(Vec::new()));
+    let mut p = Pair::new(legacy_cfg(), legacy_breaking_server(calls.clone()));
+    p.session.connect(0);
+    // The annotations come from the tool list (hosts list tools before calling them).
+    p.session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
+    p.pump();
+    let charge = call(&mut p, "charge", false);
+    let upsert = call(&mut p, "upsert", false);
+    p.advance(60_000);
+    assert_eq!(
+        p.err(charge),
+        &ProtocolError::StreamDropped {
+            attempts: 0,
+            may_have_run: true
+        }
+    );
+    assert_eq!(p.ok(upsert)["content"][0]["text"], "done");
+    assert_eq!(*calls.borrow(), ["charge", "upsert", "upsert"]);
+    assert_eq!(progress_of(&p, upsert), [1.0, 2.0, 1.0, 2.0, 3.0]);
+}
+
+/// `breaking_server` in the 2025 era: initialize, then tool calls on event streams without ids.
+fn legacy_breaking_server(calls: Rc<RefCell<Vec<String>>>) -> impl FnMut(&HttpRequest) -> Reply {
+    let mut modern = breaking_server(calls);
+    move |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "initialize" => init_reply(&id).header("Mcp-Session-Id", "s1"),
+            "notifications/initialized" => Reply::accepted(),
+            _ => modern(req),
+        }
+    }
+}
+
+#[test]
 fn a_2025_tool_call_without_event_ids_is_not_sent_again() {
     let posts = Rc::new(RefCell::new(0));
     let p2 = posts.clone();
     let server = move |req: &HttpRequest| {
         let id = id_of(req);
         match method_of(req).as_str() {
-            "initialize" => Reply::result(
-                &id,
-                json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}),
-            )
-            .header("Mcp-Session-Id", "s1"),
+            "initialize" => init_reply(&id).header("Mcp-Session-Id", "s1"),
             "notifications/initialized" => Reply::accepted(),
             "tools/list" => Reply::result(&id, tools()),
             _ => {
@@ -246,6 +287,66 @@ fn a_2025_tool_call_without_event_ids_is_not_sent_again() {
         }
     );
     assert_eq!(*posts.borrow(), 1);
+}
+
+/// A 2025 server whose first session, s1, has ended: its tool calls get 404 with a body that
+/// ends when the test says so. Later sessions work; `held` holds back the answer to that
+/// `initialize` (counting from 1) until the test releases it.
+fn expiring_server(inits: Rc<RefCell<u32>>, held: u32) -> impl FnMut(&HttpRequest) -> Reply {
+    move |req: &HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "initialize" => {
+                *inits.borrow_mut() += 1;
+                let n = *inits.borrow();
+                let r = init_reply(&id).header("Mcp-Session-Id", &format!("s{n}"));
+                if n == held {
+                    r.held()
+                } else {
+                    r
+                }
+            }
+            "notifications/initialized" => Reply::accepted(),
+            _ if req.header("mcp-session-id") == Some("s1") => {
+                Reply::error(404, &json!(null), -32001, "Session not found", None).open()
+            }
+            _ => Reply::result(&id, json!({"content": [{"type": "text", "text": "done"}]})),
+        }
+    }
+}
+
+#[test]
+fn a_404_for_a_request_of_a_replaced_session_replays_it_without_another_initialize() {
+    let inits = Rc::new(RefCell::new(0));
+    let mut p = Pair::new(legacy_cfg(), expiring_server(inits.clone(), 0));
+    p.session.connect(0);
+    let a = call(&mut p, "charge", false);
+    let b = call(&mut p, "charge", false);
+    let (ea, eb) = (p.open[0], p.open[1]);
+    p.end(ea); // a's 404: a new session, a replayed in it
+    p.ok(a);
+    p.end(eb); // b's 404 is about s1, which is already replaced
+    p.ok(b);
+    assert_eq!(*inits.borrow(), 2, "one re-initialization for both");
+    assert_eq!(p.session.session_id(), Some("s2"));
+}
+
+#[test]
+fn requests_whose_session_ended_during_the_reinitialization_wait_for_it() {
+    let inits = Rc::new(RefCell::new(0));
+    let mut p = Pair::new(legacy_cfg(), expiring_server(inits.clone(), 2));
+    p.session.connect(0);
+    let a = call(&mut p, "charge", false);
+    let b = call(&mut p, "charge", false);
+    let (ea, eb) = (p.open[0], p.open[1]);
+    p.end(ea); // a's 404 starts a new session; its initialize is not answered yet
+    p.end(eb); // b's 404 arrives meanwhile
+    assert!(p.completed(b).is_none(), "b waits for the new session");
+    let init = p.held[0].0;
+    p.release(init);
+    p.ok(a);
+    p.ok(b);
+    assert_eq!(*inits.borrow(), 2);
 }
 
 // ---- 2. oversized events ----------------------------------------------------------------------
@@ -287,10 +388,7 @@ fn an_overlong_line_is_the_same_error() {
     let server = |req: &HttpRequest| {
         let id = id_of(req);
         match method_of(req).as_str() {
-            "initialize" => Reply::result(
-                &id,
-                json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}),
-            ),
+            "initialize" => init_reply(&id),
             "notifications/initialized" => Reply::accepted(),
             _ => Reply::sse_raw(&format!("id: {}\n", "7".repeat(300))).open(),
         }
@@ -314,10 +412,7 @@ fn a_timed_out_2025_request_sends_notifications_cancelled() {
     let server = |req: &HttpRequest| {
         let id = id_of(req);
         match method_of(req).as_str() {
-            "initialize" => Reply::result(
-                &id,
-                json!({"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}),
-            ),
+            "initialize" => init_reply(&id),
             "notifications/initialized" | "notifications/cancelled" => Reply::accepted(),
             _ => Reply::sse_raw(": working\n\n").open(),
         }

@@ -254,8 +254,17 @@ export interface OpenAiTool { type: "function"; function: { name: string; descri
 export interface OpenAiResponsesTool { type: "function"; name: string; description: string; parameters: JsonObject }
 export interface AnthropicTool { name: string; description: string; input_schema: JsonObject }
 
-/** A tool result as an LLM reads it: one text block; `raw` is the server's result. */
-export interface FlatToolResult { content: [{ type: "text"; text: string }]; isError: boolean; raw?: CallToolResult }
+/**
+ * A tool result as an LLM reads it: one text block; `raw` is the server's result. When the call
+ * failed (rather than the tool), `error` says how, with the code and details an `McpError` would
+ * carry (plus `NOT_CONNECTED`, `CIRCUIT_OPEN`, `UNKNOWN_TOOL`, `TOOL_CHANGED` from the pool).
+ */
+export interface FlatToolResult {
+  content: [{ type: "text"; text: string }];
+  isError: boolean;
+  raw?: CallToolResult;
+  error?: { code: McpErrorCode | "CIRCUIT_OPEN" | "UNKNOWN_TOOL" | "TOOL_CHANGED"; message: string; status?: number; retryAfterMs?: number; mayHaveRun?: boolean; [key: string]: Json | undefined };
+}
 
 export class McpPool {
   free(): void;

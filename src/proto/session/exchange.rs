@@ -166,7 +166,8 @@ impl Session {
             if initializing && matches!(kind, ResponseKind::Json | ResponseKind::EventStream) {
                 match sid {
                     Some(s) if !s.is_empty() && s.bytes().all(|b| (0x21..=0x7e).contains(&b)) => {
-                        self.session_id = Some(s)
+                        self.session_id = Some(s);
+                        self.session_gen += 1;
                     }
                     Some(_) => {
                         let op = *op;

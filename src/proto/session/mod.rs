@@ -139,6 +139,8 @@ struct Op {
     header_retry_used: bool,
     version_retry_used: bool,
     session_retry_used: bool,
+    /// 2025 era: the session (its [`Session::session_gen`]) the op's request was last sent in.
+    session_gen: u64,
 }
 
 /// Where the answer to an input goes.
@@ -169,6 +171,9 @@ pub struct Session {
     version: String,
     server: Option<ServerInfo>,
     session_id: Option<String>,
+    /// 2025 era: counts the sessions `initialize` opened, so a 404 for a request of an older
+    /// session is told from the end of the current one.
+    session_gen: u64,
     next_op: u64,
     next_exchange: u64,
     next_rpc: i64,
@@ -211,6 +216,7 @@ impl Session {
             version: types::MODERN_VERSION.into(),
             server: None,
             session_id: None,
+            session_gen: 0,
             next_op: 1,
             next_exchange: 1,
             next_rpc: 1,
@@ -437,6 +443,7 @@ impl Session {
             header_retry_used: false,
             version_retry_used: false,
             session_retry_used: false,
+            session_gen: 0,
         };
         self.ops.insert(id, op);
         if opts.progress {

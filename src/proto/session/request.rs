@@ -353,10 +353,12 @@ impl Session {
             req,
         );
         self.pending.insert(rid.clone(), op);
+        let session_gen = self.session_gen;
         if let Some(o) = self.ops.get_mut(&op) {
             o.rpc = Some(rid);
             o.exchange = Some(ex);
             o.resume_from = None;
+            o.session_gen = session_gen;
         }
     }
 
@@ -760,6 +762,14 @@ impl Session {
         let reissue_budget = self.cfg.max_reissues;
         let policy = self.cfg.reconnect;
         let has_session = self.session_id.is_some();
+        let reinitializing = matches!(self.phase, Phase::Reinitializing(_));
+        // A 404 for a request sent in a session that was replaced meanwhile says nothing about
+        // the current one: the request is replayed in it.
+        let stale_session = self.phase == Phase::Connected
+            && self
+                .ops
+                .get(&op)
+                .is_some_and(|o| o.session_gen != self.session_gen);
         let repeatable = self.may_repeat(op);
         let Some(o) = self.ops.get_mut(&op) else {
             return;
@@ -807,12 +817,19 @@ impl Session {
                     self.finish(op, Err(e), now);
                 }
             }
-            // 2025 era: 404 on a session request = the session is gone: new session, replay once.
+            // 2025 era: 404 on a session request = the session is gone: new session, replay once
+            // (requests in flight when it ended wait for the same new session).
             Failure::Http { status: 404, .. } | Failure::Rpc { status: 404, .. }
-                if era == Some(Era::Legacy) && has_session && !o.session_retry_used =>
+                if era == Some(Era::Legacy)
+                    && (has_session || reinitializing)
+                    && !o.session_retry_used =>
             {
                 o.session_retry_used = true;
-                self.session_expired(Some(op), now);
+                if stale_session {
+                    self.drive(op, now);
+                } else {
+                    self.session_expired(Some(op), now);
+                }
             }
             Failure::Dropped {
                 resume_from,
@@ -828,10 +845,16 @@ impl Session {
                         .min(policy.max_delay_ms);
                     o.wake_at = Some(now + delay);
                 }
-                // 2026: a broken stream loses the request; only a request that is safe to run
-                // twice is re-issued (with a new id), so a tool with side effects never runs
-                // twice because a connection broke.
-                Some(Era::Modern) if !is_listen && repeatable && o.attempts < reissue_budget => {
+                // 2026 (and a 2025 stream without event ids, which cannot be resumed): a broken
+                // stream loses the request; only a request that is safe to run twice is
+                // re-issued (with a new id), so a tool with side effects never runs twice
+                // because a connection broke.
+                Some(era)
+                    if !is_listen
+                        && repeatable
+                        && o.attempts < reissue_budget
+                        && (era == Era::Modern || resume_from.is_none()) =>
+                {
                     o.attempts += 1;
                     self.drive(op, now);
                 }

@@ -1,0 +1,110 @@
+// What the Node and Chromium soak runners share: arguments, the proxies in front of the servers,
+// the servers' execution counts, and the report.
+import { writeFile } from "node:fs/promises";
+import { startProxy } from "./proxy.mjs";
+import { invariants, summarize } from "./soak.mjs";
+
+/** `--name value` pairs of argv, with defaults. */
+export function args(defaults) {
+  const out = { ...defaults };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i].replace(/^--/, "");
+    if (!(key in defaults)) throw new Error(`unknown option --${key} (known: ${Object.keys(defaults).join(", ")})`);
+    out[key] = typeof defaults[key] === "number" ? Number(argv[i + 1]) : argv[i + 1];
+  }
+  return out;
+}
+
+/** The client limits of every soak: the deadline each call must settle by, and the SSE limit. */
+export const CLIENT = { timeoutMs: 2500, maxTotalTimeoutMs: 8000, maxEventBytes: 65536 };
+/** A call not settled this long after it started hung (its total deadline plus a grace period). */
+export const HANG_AFTER_MS = CLIENT.maxTotalTimeoutMs + 3000;
+
+/**
+ * One proxy per server (py26 and py25 in front of the same Python server, everything in front of
+ * server-everything), each with its own fault schedule derived from `seed`.
+ */
+export async function startProxies({ py, everything, seed, handshakeFaults }) {
+  const common = { maxEventBytes: CLIENT.maxEventBytes, stallMs: CLIENT.timeoutMs + 1500, handshakeFaults };
+  const proxies = {
+    py26: await startProxy({ upstream: py, seed: seed * 3 + 1, ...common }),
+    py25: await startProxy({ upstream: py, seed: seed * 3 + 2, ...common }),
+    everything: await startProxy({ upstream: everything, seed: seed * 3 + 3, ...common }),
+  };
+  return {
+    urls: Object.fromEntries(Object.entries(proxies).map(([k, p]) => [k, p.url])),
+    setFaults: (on) => Object.values(proxies).forEach((p) => p.setFaults(on)),
+    stats: () => Object.fromEntries(Object.entries(proxies).map(([k, p]) => [k, p.stats])),
+    /** The JSON-RPC ids forwarded per call key, over all proxies. */
+    forwarded: () => Object.assign({}, ...Object.values(proxies).map((p) => p.stats.calls)),
+    close: () => Promise.all(Object.values(proxies).map((p) => p.close())),
+  };
+}
+
+/** Executions per key the Python server counted, for keys starting with `prefix`. */
+async function executions(pyUrl, prefix) {
+  const admin = pyUrl.replace(/\/mcp$/, "/admin/executions");
+  const r = await fetch(`${admin}?prefix=${encodeURIComponent(prefix)}`);
+  if (!r.ok) throw new Error(`${admin}: HTTP ${r.status}`);
+  return r.json();
+}
+
+const mib = (n) => (n / (1 << 20)).toFixed(1);
+
+/** Prints the figures and one check line per invariant; returns whether all hold. */
+function report(name, summary, meta) {
+  console.log(`\n== soak (${name}): ${summary.calls} calls, seed ${meta.seed}, ${(meta.ms / 1000).toFixed(1)} s`);
+  console.log(`   ok ${summary.ok}, failed ${summary.failed} (${JSON.stringify(summary.failuresByCode)})`);
+  console.log(`   idempotent calls the server ran twice (allowed): ${summary.reissuedIdempotent}`);
+  console.log(
+    `   non-idempotent calls run twice because the HTTP stack re-sent the same request (same JSON-RPC id): ${summary.resentByTransport}`,
+  );
+  for (const [k, v] of Object.entries(meta.memory)) {
+    console.log(`   memory ${k}: before ${mib(v.before)} MiB, after ${mib(v.after)} MiB`);
+  }
+  console.log(`   faults injected: ${JSON.stringify(meta.faults)}`);
+  let ok = true;
+  for (const [what, n] of invariants(summary)) {
+    if (n === 0) {
+      console.log(`check passed: soak (${name}): ${what}: 0`);
+    } else {
+      ok = false;
+      console.log(`check FAILED: soak (${name}): ${what}: ${n}`);
+    }
+  }
+  if (Object.keys(summary.examples).length) console.log(`   examples: ${JSON.stringify(summary.examples, null, 1)}`);
+  return ok;
+}
+
+/**
+ * Ends a soak: faults off, a moment for executions still under way on the server, memory again
+ * (`memory()` gives {name: bytes}; `before` is its earlier reading), the server's counts, the
+ * figures and the checks. Writes {summary, meta} to `opts.out` when given; returns whether every
+ * invariant held.
+ */
+export async function conclude({ name, opts, runId, outcomes, ms, before, memory, proxies, extra = {} }) {
+  proxies.setFaults(false);
+  await new Promise((r) => setTimeout(r, 1500));
+  const after = await memory();
+  const summary = summarize(outcomes, await executions(opts.py, runId), proxies.forwarded());
+  const meta = {
+    seed: opts.seed,
+    ms,
+    memory: Object.fromEntries(Object.keys(before).map((k) => [k, { before: before[k], after: after[k] }])),
+    faults: faultTotals(proxies.stats()),
+    ...extra,
+  };
+  const ok = report(name, summary, meta);
+  if (opts.out) await writeFile(opts.out, JSON.stringify({ summary, meta }, null, 1));
+  return ok;
+}
+
+/** Adds up the proxies' fault counts. */
+function faultTotals(stats) {
+  const total = {};
+  for (const s of Object.values(stats)) {
+    for (const [k, v] of Object.entries(s.faults)) total[k] = (total[k] ?? 0) + v;
+  }
+  return total;
+}
