@@ -349,6 +349,49 @@ fn requests_whose_session_ended_during_the_reinitialization_wait_for_it() {
     assert_eq!(*inits.borrow(), 2);
 }
 
+#[test]
+fn a_retry_that_falls_due_during_a_reinitialization_waits_for_the_new_session() {
+    let inits = Rc::new(RefCell::new(0));
+    let mut expiring = expiring_server(inits.clone(), 2);
+    let mut throttled = false;
+    // The first call is refused once with Retry-After; the others go to the ended session s1.
+    let server = move |req: &HttpRequest| {
+        if method_of(req) == "tools/call" && params_of(req)["arguments"]["n"] == 1 && !throttled {
+            throttled = true;
+            return Reply::status(429, "slow down").header("Retry-After", "1");
+        }
+        expiring(req)
+    };
+    let mut p = Pair::new(legacy_cfg(), server);
+    p.session.connect(0);
+    let start = |p: &mut Pair<_>, n: u32| {
+        let op = p.session.request(
+            "tools/call",
+            json!({"name": "charge", "arguments": {"n": n}}),
+            RequestOptions::default(),
+            p.now,
+        );
+        p.pump();
+        op
+    };
+    let a = start(&mut p, 1);
+    let b = start(&mut p, 2);
+    let eb = p.open[0];
+    p.end(eb); // b's 404: a new session, whose initialize is not answered yet
+    p.advance(1000); // a's retry falls due now
+    let init = p.held[0].0;
+    p.release(init);
+    p.ok(a);
+    p.ok(b);
+    let sessions: Vec<Option<&str>> = p
+        .requests
+        .iter()
+        .filter(|(_, _, r)| method_of(r) == "tools/call")
+        .map(|(_, _, r)| r.header("mcp-session-id"))
+        .collect();
+    assert!(sessions.iter().all(Option::is_some), "{sessions:?}");
+}
+
 // ---- 2. oversized events ----------------------------------------------------------------------
 
 #[test]

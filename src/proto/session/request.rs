@@ -224,6 +224,13 @@ impl Session {
     /// (Re)sends what `op` needs next.
     pub(super) fn drive(&mut self, op: OpId, now: u64) {
         let Some(o) = self.ops.get(&op) else { return };
+        // 2025 era: while a new session is being set up, nothing can be sent (a request without
+        // a session id is refused): a timer or retry that fires meanwhile waits for it.
+        if let Phase::Reinitializing(r) = self.phase {
+            if !matches!(o.kind, OpKind::Connect { .. } | OpKind::Close) {
+                return self.wait_for(op, r);
+            }
+        }
         match &o.kind {
             OpKind::Connect { .. } => self.drive_connect(op, now),
             OpKind::Close => self.drive_close(op, now),
