@@ -119,9 +119,10 @@ export interface CallOptions {
   onProgress?: (progress: Progress) => void;
   timeoutMs?: number;
   /**
-   * The call is safe to run twice: if its response stream breaks (2026-07-28 servers), it is sent
-   * again. Without it a tool call is re-sent only when the tool is annotated `idempotentHint` or
-   * `readOnlyHint`; otherwise it fails with `STREAM_DROPPED` and `mayHaveRun: true`.
+   * The call is safe to run twice: if its response stream breaks and cannot be resumed (every
+   * 2026-07-28 stream; a 2025 stream without event ids), it is sent once more. Without it a tool
+   * call is re-sent only when the tool is annotated `idempotentHint` or `readOnlyHint`; otherwise
+   * it fails with `STREAM_DROPPED` and `mayHaveRun: true`.
    */
   idempotent?: boolean;
 }

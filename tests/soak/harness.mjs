@@ -1,7 +1,8 @@
 // What the Node and Chromium soak runners share: arguments, the proxies in front of the servers,
 // the servers' execution counts, and the report.
+import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
-import { startProxy } from "./proxy.mjs";
+import { fileURLToPath } from "node:url";
 import { invariants, summarize } from "./soak.mjs";
 
 /** `--name value` pairs of argv, with defaults. */
@@ -22,23 +23,41 @@ export const CLIENT = { timeoutMs: 2500, maxTotalTimeoutMs: 8000, maxEventBytes:
 export const HANG_AFTER_MS = CLIENT.maxTotalTimeoutMs + 3000;
 
 /**
- * One proxy per server (py26 and py25 in front of the same Python server, everything in front of
- * server-everything), each with its own fault schedule derived from `seed`.
+ * Starts tests/soak/proxies.mjs (a child process, stopped by `close()`): one proxy per server,
+ * each with its own fault schedule derived from `seed`. Returns their URLs and the controls.
  */
 export async function startProxies({ py, everything, seed, handshakeFaults }) {
-  const common = { maxEventBytes: CLIENT.maxEventBytes, stallMs: CLIENT.timeoutMs + 1500, handshakeFaults };
-  const proxies = {
-    py26: await startProxy({ upstream: py, seed: seed * 3 + 1, ...common }),
-    py25: await startProxy({ upstream: py, seed: seed * 3 + 2, ...common }),
-    everything: await startProxy({ upstream: everything, seed: seed * 3 + 3, ...common }),
-  };
+  const child = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL("./proxies.mjs", import.meta.url)),
+      "--py", py, "--everything", everything, "--seed", String(seed),
+      "--max-event-bytes", String(CLIENT.maxEventBytes), "--stall-ms", String(CLIENT.timeoutMs + 1500),
+      "--handshake-faults", handshakeFaults ? "1" : "0",
+    ],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const first = await new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (c) => {
+      text += c;
+      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")));
+    });
+    child.on("exit", (code) => reject(new Error(`proxies exited (${code}) before starting`)));
+  });
+  const { urls, control } = JSON.parse(first);
+  const stats = async () => (await fetch(`${control}/stats`)).json();
   return {
-    urls: Object.fromEntries(Object.entries(proxies).map(([k, p]) => [k, p.url])),
-    setFaults: (on) => Object.values(proxies).forEach((p) => p.setFaults(on)),
-    stats: () => Object.fromEntries(Object.entries(proxies).map(([k, p]) => [k, p.stats])),
-    /** The JSON-RPC ids forwarded per call key, over all proxies. */
-    forwarded: () => Object.assign({}, ...Object.values(proxies).map((p) => p.stats.calls)),
-    close: () => Promise.all(Object.values(proxies).map((p) => p.close())),
+    urls,
+    setFaults: async (on) => {
+      await fetch(`${control}/faults?on=${on ? 1 : 0}`, { method: "POST" });
+    },
+    stats,
+    close: () =>
+      new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.stdin.end();
+      }),
   };
 }
 
@@ -73,7 +92,9 @@ function report(name, summary, meta) {
       console.log(`check FAILED: soak (${name}): ${what}: ${n}`);
     }
   }
-  if (Object.keys(summary.examples).length) console.log(`   examples: ${JSON.stringify(summary.examples, null, 1)}`);
+  // Examples of anything that broke an invariant (all examples are in the --out file).
+  const broken = Object.entries(summary.examples).filter(([k]) => !k.startsWith("failed "));
+  if (broken.length) console.log(`   examples: ${JSON.stringify(Object.fromEntries(broken), null, 1)}`);
   return ok;
 }
 
@@ -84,15 +105,18 @@ function report(name, summary, meta) {
  * invariant held.
  */
 export async function conclude({ name, opts, runId, outcomes, ms, before, memory, proxies, extra = {} }) {
-  proxies.setFaults(false);
+  await proxies.setFaults(false);
   await new Promise((r) => setTimeout(r, 1500));
+  const stats = await proxies.stats();
+  const forwarded = Object.assign({}, ...Object.values(stats).map((s) => s.calls));
+  const summary = summarize(outcomes.splice(0), await executions(opts.py, runId), forwarded);
+  // Measured once the outcomes are summed up and released: what is left is the client's.
   const after = await memory();
-  const summary = summarize(outcomes, await executions(opts.py, runId), proxies.forwarded());
   const meta = {
     seed: opts.seed,
     ms,
     memory: Object.fromEntries(Object.keys(before).map((k) => [k, { before: before[k], after: after[k] }])),
-    faults: faultTotals(proxies.stats()),
+    faults: faultTotals(stats),
     ...extra,
   };
   const ok = report(name, summary, meta);

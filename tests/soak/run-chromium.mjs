@@ -90,7 +90,7 @@ try {
     await window.pool.call("mcp__everything__echo", { message: "warmup" });
   });
   const before = await memory();
-  proxies.setFaults(true);
+  await proxies.setFaults(true);
   const runId = `soak-chromium-${opts.seed}-${Date.now()}`;
   const calls = plan({ calls: opts.calls, seed: opts.seed, runId, all });
   const started = Date.now();

@@ -51,10 +51,10 @@ for (const name of ["mcp__py26__count_idempotent", "mcp__py25__count_idempotent"
   await pool.call(name, { key: `warmup-${opts.seed}-${name}` });
 }
 await pool.call("mcp__everything__echo", { message: "warmup" });
-const before = memory();
-proxies.setFaults(true);
 const runId = `soak-node-${opts.seed}-${Date.now()}`;
 const calls = plan({ calls: opts.calls, seed: opts.seed, runId, all });
+const before = memory();
+await proxies.setFaults(true);
 const started = Date.now();
 let lastShown = 0;
 const outcomes = await runCalls({
