@@ -77,7 +77,7 @@ function report(name, summary, meta) {
   console.log(`   ok ${summary.ok}, failed ${summary.failed} (${JSON.stringify(summary.failuresByCode)})`);
   console.log(`   idempotent calls the server ran twice (allowed): ${summary.reissuedIdempotent}`);
   console.log(
-    `   non-idempotent calls run twice because the HTTP stack re-sent the same request (same JSON-RPC id): ${summary.resentByTransport}`,
+    `   non-idempotent calls run twice after the HTTP stack re-sent a request (one JSON-RPC id received twice): ${summary.resentByTransport}`,
   );
   for (const [k, v] of Object.entries(meta.memory)) {
     console.log(`   memory ${k}: before ${mib(v.before)} MiB, after ${mib(v.after)} MiB`);
@@ -104,24 +104,34 @@ function report(name, summary, meta) {
  * figures and the checks. Writes {summary, meta} to `opts.out` when given; returns whether every
  * invariant held.
  */
-export async function conclude({ name, opts, runId, outcomes, ms, before, memory, proxies, extra = {} }) {
+export async function conclude({ name, opts, runId, calls, outcomes, ms, before, memory, proxies, extra = {} }) {
   await proxies.setFaults(false);
   await new Promise((r) => setTimeout(r, 1500));
-  const stats = await proxies.stats();
-  const forwarded = Object.assign({}, ...Object.values(stats).map((s) => s.calls));
-  const summary = summarize(outcomes.splice(0), await executions(opts.py, runId), forwarded);
-  // Measured once the outcomes are summed up and released: what is left is the client's.
+  const { summary, faults } = await sumUp(opts, runId, calls, outcomes.splice(0), proxies);
+  // Measured once the outcomes and the servers' counts are summed up and released: what is left
+  // is the client's (and the plan, which was there before too).
   const after = await memory();
   const meta = {
     seed: opts.seed,
     ms,
     memory: Object.fromEntries(Object.keys(before).map((k) => [k, { before: before[k], after: after[k] }])),
-    faults: faultTotals(stats),
+    faults,
     ...extra,
   };
   const ok = report(name, summary, meta);
   if (opts.out) await writeFile(opts.out, JSON.stringify({ summary, meta }, null, 1));
   return ok;
+}
+
+/** The summary of a soak and the faults injected (the large inputs stay in this frame). */
+async function sumUp(opts, runId, calls, outcomes, proxies) {
+  const stats = await proxies.stats();
+  const ids = {
+    forwarded: Object.assign({}, ...Object.values(stats).map((s) => s.calls)),
+    received: Object.assign({}, ...Object.values(stats).map((s) => s.received)),
+  };
+  const summary = summarize(calls, outcomes, await executions(opts.py, runId), ids);
+  return { summary, faults: faultTotals(stats) };
 }
 
 /** Adds up the proxies' fault counts. */

@@ -113,9 +113,10 @@ export async function startProxy({ upstream, seed, maxEventBytes = 65536, stallM
   const target = new URL(upstream);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const pick = prng(seed);
-  // `calls`: the JSON-RPC ids of the tools/call requests forwarded for each `arguments.key`, to
-  // tell a client's re-issue (a new id) from a transport's own resend (the same request again).
-  const stats = { requests: 0, forwarded: 0, faults: {}, calls: {} };
+  // Per `arguments.key` of tools/call requests: the JSON-RPC ids received (`received`, whatever
+  // became of them) and forwarded to the server (`calls`), to tell a client's re-issue (a new id)
+  // from a transport's own resend (the same request again).
+  const stats = { requests: 0, forwarded: 0, faults: {}, calls: {}, received: {} };
   let faultsOn = false;
   let index = 0;
   const open = new Set();
@@ -167,6 +168,8 @@ export async function startProxy({ upstream, seed, maxEventBytes = 65536, stallM
     const body = await readBody(req);
     const msg = req.method === "POST" ? message(body) : null;
     const fault = chooseFault(msg, req);
+    const key = msg?.method === "tools/call" ? msg.params?.arguments?.key ?? msg.params?.arguments?.message : undefined;
+    if (typeof key === "string") (stats.received[key] ??= []).push(msg.id);
     stats.faults[fault] = (stats.faults[fault] ?? 0) + 1;
     const url = new URL(req.url, "http://x");
     const path = target.pathname + url.search;
@@ -223,7 +226,6 @@ export async function startProxy({ upstream, seed, maxEventBytes = 65536, stallM
       return;
     }
     stats.forwarded += 1;
-    const key = msg?.method === "tools/call" ? msg.params?.arguments?.key ?? msg.params?.arguments?.message : undefined;
     if (typeof key === "string") (stats.calls[key] ??= []).push(msg.id);
     if (res.destroyed) {
       upRes.destroy();

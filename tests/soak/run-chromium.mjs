@@ -99,7 +99,7 @@ try {
     { calls, concurrency: opts.concurrency, hangAfterMs: HANG_AFTER_MS },
   );
   const ms = Date.now() - started;
-  ok = await conclude({ name: "chromium", opts, runId, outcomes, ms, before, memory, proxies });
+  ok = await conclude({ name: "chromium", opts, runId, calls, outcomes, ms, before, memory, proxies });
   await page.evaluate(() => window.pool.close());
 } catch (e) {
   console.log(`check FAILED: soak (chromium) ran: ${e?.message ?? e}`);

@@ -57,6 +57,8 @@ const before = memory();
 await proxies.setFaults(true);
 const started = Date.now();
 let lastShown = 0;
+// Memory every tenth of the run: flat after the warm-up, or growing with the calls?
+const samples = [];
 const outcomes = await runCalls({
   pool,
   calls,
@@ -65,7 +67,13 @@ const outcomes = await runCalls({
   onProgress: (done, total) => {
     if (done - lastShown >= Math.max(1, Math.floor(total / 10))) {
       lastShown = done;
-      console.log(`   ${done}/${total} calls settled (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      const m = memory();
+      samples.push({ done, ...m });
+      const mib = (n) => (n / (1 << 20)).toFixed(1);
+      console.log(
+        `   ${done}/${total} calls settled (${((Date.now() - started) / 1000).toFixed(0)} s); ` +
+          `JS heap ${mib(m["JS heap"])} MiB, wasm ${mib(m["wasm linear memory"])} MiB, rss ${mib(m.rss)} MiB`,
+      );
     }
   },
 });
@@ -74,13 +82,14 @@ const ok = await conclude({
   name: "node",
   opts,
   runId,
+  calls,
   outcomes,
   ms,
   before,
   memory,
   proxies,
   // Server state changes (none today: the pool does not yet watch a connected server).
-  extra: { poolEvents: events.filter((e) => e.type === "state"), status: pool.status() },
+  extra: { samples, poolEvents: events.filter((e) => e.type === "state"), status: pool.status() },
 });
 await pool.close();
 await proxies.close();

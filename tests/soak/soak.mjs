@@ -74,14 +74,22 @@ export function plan({ calls, seed, runId, all }) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Makes every planned call through `pool`, `concurrency` at a time, and records how each ended:
- * `ok` (with the result text), `error` (with its code), or `hung` when it had not settled
- * `hangAfterMs` after it started (its deadline plus a grace period).
+ * Makes every planned call through `pool`, `concurrency` at a time, and records how each ended
+ * (compactly: the runner's own memory must not hide the client's): `ok` and whether the result
+ * was this call's own (`own`), `error` with its code, or `hung` when it had not settled
+ * `hangAfterMs` after it started (its deadline plus a grace period). A few messages per failure
+ * code are kept for the report.
  */
 export async function runCalls({ pool, calls, concurrency, hangAfterMs, onProgress }) {
   const outcomes = new Array(calls.length);
+  const messages = {};
   let next = 0;
   let done = 0;
+  const keep = (code, text) => {
+    const kept = (messages[code] ??= 0) < 3 || !TYPED_CODES.has(code);
+    if (kept) messages[code] += 1;
+    return kept ? text.slice(0, 300) : undefined;
+  };
   const worker = async () => {
     while (next < calls.length) {
       const c = calls[next++];
@@ -93,17 +101,21 @@ export async function runCalls({ pool, calls, concurrency, hangAfterMs, onProgre
       const options = c.progress ? { onProgress: () => {} } : {};
       const settled = await Promise.race([pool.call(c.name, c.args, options), hang]).catch((e) => ({ thrown: String(e) }));
       clearTimeout(timer);
-      const base = { i: c.i, server: c.server, tool: c.tool, key: c.key, counted: c.counted, idempotent: c.idempotent, ms: Date.now() - started };
+      const ms = Date.now() - started;
       if (settled === "__hung__") {
-        outcomes[c.i] = { ...base, state: "hung" };
+        outcomes[c.i] = { state: "hung", ms };
       } else if (settled?.thrown !== undefined) {
         // McpPool.call never rejects: a rejection is itself a failure without a typed error.
-        outcomes[c.i] = { ...base, state: "error", code: null, message: settled.thrown };
+        outcomes[c.i] = { state: "error", code: null, message: settled.thrown, ms };
       } else {
         const text = settled?.content?.[0]?.text ?? "";
-        outcomes[c.i] = settled?.isError
-          ? { ...base, state: "error", code: settled.error?.code ?? null, mayHaveRun: settled.error?.mayHaveRun ?? null, message: text.slice(0, 300) }
-          : { ...base, state: "ok", text: text.slice(0, 300) };
+        if (settled?.isError) {
+          const code = settled.error?.code ?? null;
+          outcomes[c.i] = { state: "error", code, mayHaveRun: settled.error?.mayHaveRun, message: keep(String(code), text), ms };
+        } else {
+          const own = text.includes(expectedText(c));
+          outcomes[c.i] = own ? { state: "ok", own, ms } : { state: "ok", own, text: text.slice(0, 300), ms };
+        }
       }
       done += 1;
       if (onProgress) onProgress(done, calls.length);
@@ -115,21 +127,23 @@ export async function runCalls({ pool, calls, concurrency, hangAfterMs, onProgre
   return outcomes;
 }
 
-/** What a successful result must contain for call `o`. */
-function expectedText(o) {
-  return o.tool === "echo" ? `Echo: ${o.key}` : `key=${o.key} n=`;
+/** What a successful result must contain for call `c`. */
+function expectedText(c) {
+  return c.tool === "echo" ? `Echo: ${c.key}` : `key=${c.key} n=`;
 }
 
 /**
- * The soak's figures. `executions` maps each counted key to the number of times the server ran
- * it; `forwarded` to the JSON-RPC ids the proxy forwarded for it. A non-idempotent call the server
- * ran twice is a duplicate of the client's making when it was sent under two ids (the client
- * re-issued it); when one id was forwarded twice, the HTTP stack below the client re-sent the
- * same request (Chromium does that for a POST whose reused keep-alive connection closed before
- * a response head), which is reported apart. Every invariant must be 0: hung, lost, duplicated,
- * untyped, misreported.
+ * The soak's figures, from the planned `calls` and their `outcomes`. `executions` maps each
+ * counted key to the number of times the server ran it; `ids.received` / `ids.forwarded` to the
+ * JSON-RPC ids the proxy received / passed on for it. A non-idempotent call the server ran twice
+ * is a duplicate of the client's making when the client sent it under two ids with no id
+ * arriving twice. When one id arrived twice, the HTTP stack below the client re-sent the same
+ * request on its own (Chromium does that for a POST whose reused keep-alive connection closed
+ * before a response head, after the server ran it): that is reported apart, as is anything the
+ * client then did in good faith (a 429 that answered the resend proves nothing about the first
+ * copy). Every invariant must be 0: hung, lost, duplicated, untyped, misreported.
  */
-export function summarize(outcomes, executions, forwarded) {
+export function summarize(calls, outcomes, executions, ids) {
   const r = {
     calls: outcomes.length,
     ok: 0,
@@ -148,26 +162,30 @@ export function summarize(outcomes, executions, forwarded) {
     if (!r.examples[what]) r.examples[what] = [];
     if (r.examples[what].length < 5) r.examples[what].push(o);
   };
-  for (const o of outcomes) {
-    const ran = o.counted ? (executions[o.key] ?? 0) : null;
-    if (o.counted && !o.idempotent && ran > 1) {
-      const ids = forwarded[o.key] ?? [];
-      if (new Set(ids.map(String)).size > 1) {
-        r.duplicated += 1;
-        note("duplicated", { ...o, ran, ids });
-      } else {
+  outcomes.forEach((outcome, i) => {
+    const c = calls[i];
+    const o = { server: c.server, tool: c.tool, key: c.key, ...outcome };
+    const ran = c.counted ? (executions[c.key] ?? 0) : null;
+    if (c.counted && !c.idempotent && ran > 1) {
+      const received = (ids.received[c.key] ?? []).map(String);
+      const forwarded = (ids.forwarded[c.key] ?? []).map(String);
+      const seen = { ran, received, forwarded };
+      if (received.length > new Set(received).size) {
         r.resentByTransport += 1;
-        note("re-sent by the transport", { ...o, ran, ids });
+        note("re-sent by the transport", { ...o, ...seen });
+      } else {
+        r.duplicated += 1;
+        note("duplicated", { ...o, ...seen });
       }
     }
-    if (o.counted && o.idempotent && ran > 1) r.reissuedIdempotent += 1;
+    if (c.counted && c.idempotent && ran > 1) r.reissuedIdempotent += 1;
     if (o.state === "hung") {
       r.hung += 1;
       note("hung", o);
     } else if (o.state === "ok") {
       r.ok += 1;
       // A result that is not this call's own, or one the server never produced, was lost.
-      if (!o.text.includes(expectedText(o)) || ran === 0) {
+      if (!o.own || ran === 0) {
         r.lost += 1;
         note("lost", { ...o, ran });
       }
@@ -175,7 +193,7 @@ export function summarize(outcomes, executions, forwarded) {
       r.failed += 1;
       const code = o.code ?? "(none)";
       r.failuresByCode[code] = (r.failuresByCode[code] ?? 0) + 1;
-      note(`failed ${code}`, o);
+      if (o.message) note(`failed ${code}`, o);
       if (!o.code || !TYPED_CODES.has(o.code)) {
         r.untyped += 1;
         note("untyped", o);
@@ -184,7 +202,7 @@ export function summarize(outcomes, executions, forwarded) {
         note("misreported", { ...o, ran });
       }
     }
-  }
+  });
   return r;
 }
 
