@@ -330,6 +330,19 @@ function collect(stream) {
   });
 }
 
+/** Resolves when `res` drained or closed (and leaves no listener behind). */
+function writable(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 /** Writes `buf` in random pieces (1 byte to 4 KiB), pausing now and then. */
 async function rechunk(res, buf, rand) {
   let from = 0;
@@ -337,7 +350,7 @@ async function rechunk(res, buf, rand) {
     const size = rand() < 0.3 ? 1 + Math.floor(rand() * 16) : 1 + Math.floor(rand() * 4096);
     const piece = buf.subarray(from, Math.min(buf.length, from + size));
     from += piece.length;
-    if (!res.write(piece)) await new Promise((r) => res.once("drain", r).once("close", r));
+    if (!res.write(piece)) await writable(res);
     if (rand() < 0.05) await sleep(1 + Math.floor(rand() * 5));
   }
 }

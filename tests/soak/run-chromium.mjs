@@ -94,12 +94,26 @@ try {
   const runId = `soak-chromium-${opts.seed}-${Date.now()}`;
   const calls = plan({ calls: opts.calls, seed: opts.seed, runId, all });
   const started = Date.now();
-  const outcomes = await page.evaluate(
-    ({ calls, concurrency, hangAfterMs }) => window.soak.runCalls({ pool: window.pool, calls, concurrency, hangAfterMs }),
-    { calls, concurrency: opts.concurrency, hangAfterMs: HANG_AFTER_MS },
-  );
+  // A tenth of the calls at a time, with the page's memory after each (flat, or growing?).
+  const outcomes = [];
+  const samples = [];
+  const tenth = Math.max(1, Math.ceil(calls.length / 10));
+  for (let from = 0; from < calls.length; from += tenth) {
+    const part = await page.evaluate(
+      ({ calls, concurrency, hangAfterMs }) => window.soak.runCalls({ pool: window.pool, calls, concurrency, hangAfterMs }),
+      { calls: calls.slice(from, from + tenth).map((c, i) => ({ ...c, i })), concurrency: opts.concurrency, hangAfterMs: HANG_AFTER_MS },
+    );
+    outcomes.push(...part);
+    const m = await memory();
+    samples.push({ done: outcomes.length, ...m });
+    const mib = (n) => (n / (1 << 20)).toFixed(1);
+    console.log(
+      `   ${outcomes.length}/${calls.length} calls settled (${((Date.now() - started) / 1000).toFixed(0)} s); ` +
+        `JS heap ${mib(m["JS heap"])} MiB, wasm ${mib(m["wasm linear memory"])} MiB`,
+    );
+  }
   const ms = Date.now() - started;
-  ok = await conclude({ name: "chromium", opts, runId, calls, outcomes, ms, before, memory, proxies });
+  ok = await conclude({ name: "chromium", opts, runId, calls, outcomes, ms, before, memory, proxies, extra: { samples } });
   await page.evaluate(() => window.pool.close());
 } catch (e) {
   console.log(`check FAILED: soak (chromium) ran: ${e?.message ?? e}`);

@@ -6,6 +6,8 @@
 #   bash tests/soak/run.sh                          # 1,000 calls in Node, 200 in Chromium (CI)
 #   SOAK_CALLS=10000 SOAK_BROWSER_CALLS=1000 bash tests/soak/run.sh
 #   SOAK_SEED=7 SOAK_BROWSER_CALLS=0 bash tests/soak/run.sh    # another schedule, Node only
+#   SOAK_CALLS=0 SOAK_BROWSER_CALLS=2000 bash tests/soak/run.sh  # Chromium only
+#   SOAK_HANDSHAKE_FAULTS=1 SOAK_BROWSER_CALLS=0 bash tests/soak/run.sh  # connects break too (Node)
 #
 # Builds the nodejs package (pkg/nodejs) and the web package (www/pkg) when they are older than
 # the sources; starts the servers on 127.0.0.1 and stops them on exit. Prints `check passed` /
@@ -54,8 +56,11 @@ everything_url=$(tests/servers/everything/start.sh 0)
 
 # 3. The soaks. Both run even when the first fails, so one run reports everything.
 status=0
-node --expose-gc tests/soak/run-node.mjs --py "$py_url" --everything "$everything_url" \
-  --calls "$calls" --seed "$seed" --out "$out_dir/node.json" || status=1
+if [ "$calls" -gt 0 ]; then
+  node --expose-gc tests/soak/run-node.mjs --py "$py_url" --everything "$everything_url" \
+    --calls "$calls" --seed "$seed" --handshake-faults "${SOAK_HANDSHAKE_FAULTS:-0}" \
+    --out "$out_dir/node.json" || status=1
+fi
 if [ "$browser_calls" -gt 0 ]; then
   node tests/soak/run-chromium.mjs --py "$py_url" --everything "$everything_url" \
     --calls "$browser_calls" --seed "$seed" --out "$out_dir/chromium.json" || status=1
