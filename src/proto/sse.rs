@@ -830,7 +830,14 @@ impl<'l> Field<'l> {
     /// `None` for a comment (a line starting with a colon).
     #[inline]
     fn parse(line: &'l str) -> Option<Self> {
-        match memchr::memchr(b':', line.as_bytes()) {
+        // Known names are short: look at the first bytes directly, the rest with memchr.
+        let bytes = line.as_bytes();
+        let head = bytes.len().min(8);
+        let colon = match bytes[..head].iter().position(|&b| b == b':') {
+            Some(at) => Some(at),
+            None => memchr::memchr(b':', &bytes[head..]).map(|at| head + at),
+        };
+        match colon {
             Some(0) => None,
             Some(colon) => {
                 let start = if line.as_bytes().get(colon + 1) == Some(&b' ') {
