@@ -469,11 +469,14 @@ async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort:
         }
         match response.next_chunk().await {
             Ok(Some(bytes)) => {
+                // Observed before the session sees it: what it sends in answer comes after.
+                if inner.observer.is_some() {
+                    inner.observe(Traffic::Body {
+                        exchange: id.0,
+                        bytes: bytes.clone(),
+                    });
+                }
                 feed(&inner, id, &bytes, pausable, &abort).await;
-                inner.observe(Traffic::Body {
-                    exchange: id.0,
-                    bytes,
-                });
             }
             Ok(None) => {
                 inner.observe(Traffic::End {
