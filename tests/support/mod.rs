@@ -17,6 +17,8 @@ pub enum End {
     Broken,
     /// The stream stays open; the test pushes more later.
     Open,
+    /// Nothing arrives, not even the head, until the test calls [`Pair::release`].
+    Held,
 }
 
 /// A scripted response.
@@ -108,6 +110,10 @@ impl Reply {
         self.end = End::Broken;
         self
     }
+    pub fn held(mut self) -> Reply {
+        self.end = End::Held;
+        self
+    }
 }
 
 /// The parsed body of a request (None for GET/DELETE).
@@ -152,6 +158,8 @@ pub struct Pair<F: FnMut(&HttpRequest) -> Reply> {
     pub requests: Vec<(ExchangeId, u64, HttpRequest)>,
     pub open: Vec<ExchangeId>,
     pub aborted: Vec<ExchangeId>,
+    /// Replies held back entirely ([`Reply::held`]), in order.
+    pub held: Vec<(ExchangeId, Reply)>,
 }
 
 impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
@@ -164,6 +172,7 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
             requests: vec![],
             open: vec![],
             aborted: vec![],
+            held: vec![],
         }
     }
 
@@ -195,6 +204,10 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
     }
 
     fn deliver(&mut self, ex: ExchangeId, reply: Reply) {
+        if reply.end == End::Held {
+            self.held.push((ex, reply));
+            return;
+        }
         let now = self.now;
         if reply.network_error {
             self.session.handle_failure(
@@ -223,7 +236,21 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
                 now,
             ),
             End::Open => self.open.push(ex),
+            End::Held => {}
         }
+    }
+
+    /// Delivers the held reply of `ex` (its body ends cleanly).
+    pub fn release(&mut self, ex: ExchangeId) {
+        let at = self
+            .held
+            .iter()
+            .position(|(x, _)| *x == ex)
+            .expect("no held reply");
+        let (_, mut reply) = self.held.remove(at);
+        reply.end = End::Clean;
+        self.deliver(ex, reply);
+        self.pump();
     }
 
     /// Pushes bytes on an open stream.
@@ -319,4 +346,16 @@ pub fn discover_result() -> Value {
         "instructions": "be nice",
         "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "1.0"}}
     })
+}
+
+/// `key` of every item of the array `list` in a list result (e.g. the names of `tools`).
+pub fn members(result: &Value, list: &str, key: &str) -> Vec<String> {
+    result[list]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|item| item[key].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -27,6 +27,7 @@ mod error;
 mod exchange;
 mod legacy;
 mod request;
+mod retry_after;
 mod snapshot;
 mod stdio;
 mod types;
@@ -85,7 +86,10 @@ struct ListState {
     kind: ListKind,
     items: Vec<Value>,
     cursor: Option<String>,
+    /// Cursors already followed.
     seen: HashSet<String>,
+    /// Names (uris for resources) already listed.
+    keys: HashSet<String>,
     pages: usize,
 }
 
@@ -125,12 +129,18 @@ struct Op {
     resume_from: Option<String>,
     retry_ms: Option<u64>,
     attempts: u32,
+    /// Sends repeated after a 429 or 503 with `Retry-After`.
+    throttle_retries: u32,
+    /// The caller declared the request safe to run twice ([`RequestOptions::idempotent`]).
+    idempotent: bool,
     /// 2025-era server requests of this op that wait for the user (pause the inactivity timeout).
     user_inputs_open: u32,
     /// One-shot recoveries already used (each is tried at most once per op).
     header_retry_used: bool,
     version_retry_used: bool,
     session_retry_used: bool,
+    /// 2025 era: the session (its [`Session::session_gen`]) the op's request was last sent in.
+    session_gen: u64,
 }
 
 /// Where the answer to an input goes.
@@ -161,6 +171,9 @@ pub struct Session {
     version: String,
     server: Option<ServerInfo>,
     session_id: Option<String>,
+    /// 2025 era: counts the sessions `initialize` opened, so a 404 for a request of an older
+    /// session is told from the end of the current one.
+    session_gen: u64,
     next_op: u64,
     next_exchange: u64,
     next_rpc: i64,
@@ -176,6 +189,9 @@ pub struct Session {
     cache: ResultCache,
     tool_headers: HashMap<String, Vec<ParamHeader>>,
     rejected_tools: HashMap<String, HeaderError>,
+    /// Tools whose annotations say a second run does no harm (`idempotentHint` or
+    /// `readOnlyHint`), from the last tool list: a broken stream may re-issue their calls.
+    repeatable_tools: HashSet<String>,
     tools_listed: bool,
     get_stream: Option<GetStream>,
     rng: u64,
@@ -185,6 +201,8 @@ pub struct Session {
     stdout: crate::proto::ndjson::Decoder,
     /// The latest time passed in (used where an output call has no `now`).
     last_now: u64,
+    /// Unix time minus session time, in ms, when the driver passed the wall clock in.
+    wall_offset: Option<i128>,
 }
 
 impl Session {
@@ -198,6 +216,7 @@ impl Session {
             version: types::MODERN_VERSION.into(),
             server: None,
             session_id: None,
+            session_gen: 0,
             next_op: 1,
             next_exchange: 1,
             next_rpc: 1,
@@ -213,6 +232,7 @@ impl Session {
             cache: ResultCache::default(),
             tool_headers: HashMap::new(),
             rejected_tools: HashMap::new(),
+            repeatable_tools: HashSet::new(),
             tools_listed: false,
             get_stream: None,
             rng,
@@ -220,6 +240,7 @@ impl Session {
             written: VecDeque::new(),
             stdout: crate::proto::ndjson::Decoder::new(cfg.max_json_bytes),
             last_now: 0,
+            wall_offset: None,
             cfg,
         })
     }
@@ -258,6 +279,20 @@ impl Session {
     pub fn pending_ops(&self) -> usize {
         self.ops.len()
     }
+    /// Whether exchange `id` only carries notifications for the client at large (the 2025-era
+    /// GET stream, a 2026-era `subscriptions/listen` stream) and no response an operation waits
+    /// for. A driver may pause reading such a stream while its consumer is behind.
+    pub fn is_notification_stream(&self, id: ExchangeId) -> bool {
+        match self.exchanges.get(&id).map(|x| &x.purpose) {
+            Some(exchange::Purpose::GetStream) => true,
+            Some(exchange::Purpose::Rpc { op, .. }) => matches!(
+                self.ops.get(op).map(|o| &o.kind),
+                Some(OpKind::Listen { .. })
+            ),
+            _ => false,
+        }
+    }
+
     /// The 2025-era GET stream's last event id, if any.
     pub fn last_event_id(&self) -> Option<&str> {
         self.get_stream
@@ -288,6 +323,19 @@ impl Session {
         if let Some(v) = value {
             self.cfg.headers.push((name, v));
         }
+    }
+
+    /// Tells the session the wall-clock time (`unix_ms`) at session time `now`. Only a
+    /// `Retry-After` HTTP-date on a response without a `Date` header needs it (RFC 9110
+    /// § 10.2.3); the core reads no clock itself.
+    pub fn set_wall_clock(&mut self, unix_ms: u64, now: u64) {
+        self.wall_offset = Some(unix_ms as i128 - now as i128);
+    }
+
+    /// The wall-clock time at session time `now`, if the driver passed it in.
+    fn wall_ms(&self, now: u64) -> Option<u64> {
+        self.wall_offset
+            .and_then(|o| u64::try_from(now as i128 + o).ok())
     }
 
     // ---- outputs -----------------------------------------------------------------------------
@@ -337,6 +385,8 @@ impl Session {
                 } else {
                     op.timeout_ms.unwrap_or_default()
                 };
+                // The server is told, as for a cancel: the request will not be waited for.
+                self.tell_abandoned(id, &format!("timed out after {after_ms} ms"));
                 self.abort_op(id, now);
                 self.finish(id, Err(ProtocolError::Timeout { after_ms, total }), now);
                 continue;
@@ -387,10 +437,13 @@ impl Session {
             resume_from: None,
             retry_ms: None,
             attempts: 0,
+            throttle_retries: 0,
+            idempotent: opts.idempotent,
             user_inputs_open: 0,
             header_retry_used: false,
             version_retry_used: false,
             session_retry_used: false,
+            session_gen: 0,
         };
         self.ops.insert(id, op);
         if opts.progress {
