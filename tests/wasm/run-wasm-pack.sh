@@ -90,11 +90,8 @@ run_missing() {
 
 # shellcheck source=tests/wasm/servers.sh
 . "$here/servers.sh"
-servers_up=false
 start_servers() {
-  $servers_up && return 0
-  start_wasm_test_servers
-  servers_up=true
+  [ -n "${wasm_test_servers_started:-}" ] || start_wasm_test_servers
 }
 trap stop_wasm_test_servers EXIT
 

@@ -7,6 +7,7 @@
 
 start_wasm_test_servers() {
   export MCP_TEST_RUN_DIR="${MCP_TEST_RUN_DIR:-$(mktemp -d)}"
+  wasm_test_servers_started=1
   tests/servers/start-all.sh >/dev/null
   # shellcheck disable=SC1091
   . tests/servers/.ports.env
@@ -25,7 +26,8 @@ start_wasm_test_servers() {
 }
 
 stop_wasm_test_servers() {
+  [ -n "${wasm_test_servers_started:-}" ] || return 0
   tests/servers/stop-all.sh >/dev/null 2>&1 || true
-  exec {fixture_in}>&- 2>/dev/null || true
-  [ -n "${fixture_pid:-}" ] && kill "$fixture_pid" 2>/dev/null || true
+  if [ -n "${fixture_in:-}" ]; then exec {fixture_in}>&- 2>/dev/null || true; fi
+  if [ -n "${fixture_pid:-}" ]; then kill "$fixture_pid" 2>/dev/null || true; fi
 }
