@@ -49,17 +49,31 @@ async fn connect(url: &str, options: ConnectOptions) -> McpClient {
     }
 }
 
-/// Records the JSON-RPC bodies the client POSTs.
+/// Records every request the client sends: its headers, then its JSON-RPC body.
 fn recording() -> (ConnectOptions, Rc<RefCell<Vec<String>>>) {
     let sent = Rc::new(RefCell::new(Vec::new()));
     let s = sent.clone();
     let options = ConnectOptions::new().on_traffic(move |t| {
         if let Traffic::Request { request, .. } = t {
-            s.borrow_mut()
-                .push(request.body.clone().unwrap_or_default());
+            s.borrow_mut().push(format!(
+                "{:?} {}",
+                request.headers,
+                request.body.clone().unwrap_or_default()
+            ));
         }
     });
     (options, sent)
+}
+
+/// The next notification whose method is `method`, or a panic after 15 s without one.
+async fn next_method(notes: &mut mcp_edge::Notifications, method: &str) {
+    loop {
+        match within(15_000, notes.next()).await {
+            Some(Some(Notification::Server { method: m, .. })) if m == method => return,
+            Some(Some(_)) => {}
+            other => panic!("no {method}: {other:?}"),
+        }
+    }
 }
 
 // ---- one server ----------------------------------------------------------------------------------
@@ -280,6 +294,146 @@ async fn python_both_eras_with_progress_stream_structured_output_and_cancel() {
     }
     modern.close().await.unwrap();
     legacy.close().await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn everything_resources_prompts_completions_and_elicitation() {
+    let asked = Rc::new(RefCell::new(0));
+    let a = asked.clone();
+    let options = ConnectOptions::new().on_elicitation(move |params, defaults| {
+        *a.borrow_mut() += 1;
+        // Accept, filling each requested property by type (a UI form would ask the user).
+        let mut content = defaults;
+        if let Some(props) = params["requestedSchema"]["properties"].as_object() {
+            for (k, p) in props {
+                let v = match p["type"].as_str() {
+                    Some("number" | "integer") => json!(3),
+                    Some("boolean") => json!(true),
+                    _ => json!("yes"),
+                };
+                content.entry(k.clone()).or_insert(v);
+            }
+        }
+        async move { Ok(json!({"action": "accept", "content": content})) }
+    });
+    let client = connect(&everything(), options).await;
+
+    let uri = "demo://resource/static/document/features.md";
+    let resources = client.list_resources().await.unwrap();
+    assert!(resources.iter().any(|r| r.uri == uri), "{resources:?}");
+    let read = client.read_resource(uri).await.unwrap();
+    assert_eq!(read.contents[0]["uri"], uri);
+    assert!(!read.contents[0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .is_empty());
+    let templates = client.list_resource_templates().await.unwrap();
+    assert!(
+        templates.iter().any(|t| t.uri_template.contains('{')),
+        "{templates:?}"
+    );
+
+    let prompts = client.list_prompts().await.unwrap();
+    let names: Vec<&str> = prompts.iter().map(|p| p.name.as_str()).collect();
+    assert!(names.contains(&"args-prompt"), "{names:?}");
+    let got = client
+        .get_prompt("args-prompt", json!({"city": "Paris", "state": "TX"}))
+        .await
+        .unwrap();
+    assert!(got.messages[0].to_string().contains("Paris"), "{got:?}");
+    let err = client
+        .get_prompt("args-prompt", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "RPC");
+
+    let prompt = json!({"type": "ref/prompt", "name": "completable-prompt"});
+    let c = client
+        .complete(
+            prompt.clone(),
+            json!({"name": "department", "value": "E"}),
+            json!(null),
+        )
+        .await
+        .unwrap();
+    assert_eq!(c["completion"]["values"], json!(["Engineering"]));
+    let c = client
+        .complete(
+            prompt,
+            json!({"name": "name", "value": ""}),
+            json!({"arguments": {"department": "Sales"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(c["completion"]["values"], json!(["David", "Eve", "Frank"]));
+
+    let r = client
+        .call_tool("trigger-elicitation-request", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(*asked.borrow(), 1);
+    assert!(r.text().to_lowercase().contains("accept"), "{}", r.text());
+    client.close().await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn python_mrtr_subscription_and_header_changes() {
+    let answers = Rc::new(RefCell::new(vec!["banana", "apple"]));
+    let (options, sent) = recording();
+    let options = options.on_elicitation(move |_, _| {
+        let answer = answers.borrow_mut().pop().unwrap_or("extra");
+        async move { Ok(json!({"action": "accept", "content": {"answer": answer}})) }
+    });
+    let client = connect(&py(), options).await;
+    // Two 2026-07-28 input_required rounds, both answered by the handler.
+    let r = client.call_tool("mrtr_twice", json!({})).await.unwrap();
+    assert_eq!(r.text(), "first=apple second=banana");
+
+    // subscriptions/listen: list_changed arrives on the notification stream.
+    let before: Vec<String> = client
+        .list_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    let mut notes = client.notifications();
+    let stop = CancelToken::new();
+    let ended = Rc::new(RefCell::new(None));
+    let (c, s2, e2) = (client.clone(), stop.clone(), ended.clone());
+    spawn_local(async move {
+        let r = c
+            .subscribe(json!({"toolsListChanged": true}), Some(&s2))
+            .await;
+        *e2.borrow_mut() = Some(r);
+    });
+    next_method(&mut notes, "notifications/subscriptions/acknowledged").await;
+    let name = format!("t{}", js_sys::Date::now() as u64 % 1_000_000_000);
+    client
+        .call_tool("add_tool", json!({"name": name}))
+        .await
+        .unwrap();
+    next_method(&mut notes, "notifications/tools/list_changed").await;
+    let after: Vec<String> = client
+        .list_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name)
+        .collect();
+    assert!(after.contains(&name) && !before.contains(&name));
+    stop.cancel();
+    sleep(100).await;
+    assert_eq!(ended.borrow_mut().take(), Some(Err(Error::Cancelled)));
+
+    // A changed header goes out with the next request.
+    client.set_header("X-Trace", Some("trace-7".into()));
+    client
+        .call_tool("echo", json!({"message": "h"}))
+        .await
+        .unwrap();
+    let last = sent.borrow().last().cloned().unwrap_or_default();
+    assert!(last.contains("\"x-trace\", \"trace-7\""), "{last}");
 }
 
 #[wasm_bindgen_test]

@@ -181,10 +181,16 @@ impl McpPoolOptions {
     }
 
     /// Edge mode: all outbound requests of the pool together stay within 6 (Workers' limit), and
-    /// the 2025-era GET stream stays off unless `get_stream` asks for it.
-    pub fn edge(mut self, edge: bool, get_stream: bool) -> Self {
+    /// the 2025-era GET stream stays off (it would hold one of the six for good) unless
+    /// [`McpPoolOptions::edge_get_stream`] asks for it.
+    pub fn edge(mut self, edge: bool) -> Self {
         self.edge = edge;
-        self.get_stream_in_edge = get_stream;
+        self
+    }
+
+    /// Edge mode: open the 2025-era GET stream anyway.
+    pub fn edge_get_stream(mut self, open: bool) -> Self {
+        self.get_stream_in_edge = open;
         self
     }
 

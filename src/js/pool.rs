@@ -99,7 +99,9 @@ impl McpPool {
         }
         let edge = get(&options, "edge").as_bool() == Some(true);
         // Edge mode: the 2025 GET stream is opt-in (`openGetStream: true`).
-        o = o.edge(edge, get(&options, "openGetStream").as_bool() == Some(true));
+        o = o
+            .edge(edge)
+            .edge_get_stream(get(&options, "openGetStream").as_bool() == Some(true));
         if let Some(n) = get(&options, "maxConcurrentConnects").as_f64() {
             o = o.max_concurrent_connects(n.max(1.0) as usize);
         }
