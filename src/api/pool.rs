@@ -1,11 +1,17 @@
 //! [`McpPool`]: many servers from Rust, and the fetch-backed host the JS `McpPool` shares.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 
 use super::call::{self, Call, CallOptions};
 use super::options::ConnectOptions;
+use crate::client::timer::Timer;
 use crate::client::{Client, ClientOptions};
 use crate::pool::driver::{
     CallOutcome, DriverEvent, DriverOptions, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost,
@@ -14,7 +20,7 @@ use crate::pool::{OutboundGate, Policy, PoolConfig, PoolError, PoolOptions, Pool
 use crate::proto::session::{ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig};
 use crate::tools::export::InstructionsDelta;
 use crate::tools::ExportFormat;
-use crate::transport::timer::{now_ms, Timeout};
+use crate::transport::timer::now_ms;
 
 impl PoolClient for Client {
     type CallOptions = CallOptions;
@@ -48,6 +54,47 @@ impl PoolClient for Client {
         Box::pin(async move {
             let _ = client.close().await;
         })
+    }
+}
+
+/// A sleep on the driver's global `setTimeout` timer ([`Timer`]); dropping it clears the timer.
+/// In a scope without `setTimeout` (none of the supported hosts) it never fires, as a timer that
+/// cannot be set does not.
+struct TimerSleep {
+    fired: Rc<RefCell<(bool, Option<Waker>)>>,
+    _timer: Option<Timer>,
+}
+
+impl TimerSleep {
+    fn new(ms: u64) -> Self {
+        let fired = Rc::new(RefCell::new((false, None::<Waker>)));
+        let f = fired.clone();
+        let timer = Timer::start(ms, ms, move || {
+            let waker = {
+                let mut st = f.borrow_mut();
+                st.0 = true;
+                st.1.take()
+            };
+            if let Some(w) = waker {
+                w.wake();
+            }
+        });
+        TimerSleep {
+            fired,
+            _timer: timer,
+        }
+    }
+}
+
+impl Future for TimerSleep {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut st = self.fired.borrow_mut();
+        if st.0 {
+            return Poll::Ready(());
+        }
+        st.1 = Some(cx.waker().clone());
+        Poll::Pending
     }
 }
 
@@ -97,13 +144,7 @@ impl<F: ClientFactory> PoolHost for FetchHost<F> {
     }
 
     fn sleep(&self, ms: u64) -> LocalFuture<()> {
-        let ms = u32::try_from(ms).unwrap_or(u32::MAX);
-        match Timeout::new(ms) {
-            Ok(t) => Box::pin(t),
-            // No setTimeout in this scope (none of the supported hosts): never fire, as a
-            // timer that cannot be set does not.
-            Err(_) => Box::pin(std::future::pending()),
-        }
+        Box::pin(TimerSleep::new(ms))
     }
 
     fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError> {
@@ -214,7 +255,7 @@ impl McpPoolOptions {
 
     /// Hears every state change, tool count change and abandoned attempt.
     pub fn on_event(mut self, f: impl Fn(&DriverEvent) + 'static) -> Self {
-        self.on_event = Some(std::rc::Rc::new(f));
+        self.on_event = Some(Rc::new(f));
         self
     }
 
