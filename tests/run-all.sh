@@ -40,11 +40,13 @@ STAGES=(
     wasm_imports
     package
     crate_package
+    types
     transport
     client_e2e
     conformance
     harness
     browser
+    bench_smoke
     edge
     component
     fuzz
@@ -125,6 +127,13 @@ stage_crate_package() {
     bash tests/tools/check-crate.sh
 }
 
+# The hand-written TypeScript declarations: tsc --strict against a typed program that uses every
+# declared member, option and event, which then runs in Node against the real servers; the values it
+# gets back are compiled against their declared types; McpErrorCode matches the Rust codes.
+stage_types() {
+    bash tests/types/run.sh
+}
+
 # The fetch transport against a real loopback server in a Chromium dedicated worker (the page and
 # Node runs are part of wasm_pack).
 stage_transport() {
@@ -151,6 +160,14 @@ stage_harness() {
 # The playground page in headless Chromium (Playwright).
 stage_browser() {
     bash tests/browser/run.sh
+}
+
+# The side-by-side benchmark (tests/bench/run.sh) in its smoke mode: tiny sizes, one round. It
+# checks that both clients still build, load and deliver every event and echo in both eras; the
+# figures come from a full `bash tests/bench/run.sh`, never from CI.
+stage_bench_smoke() {
+    bash tests/bench/run.sh --smoke
+    check_passed "benchmark smoke run (mcp-edge and the SDK, both eras, every measurement)"
 }
 
 # The edge agent template in real workerd (routes, the 6-request cap, snapshot across isolate
