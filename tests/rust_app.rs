@@ -49,6 +49,12 @@ async fn connect(url: &str, options: ConnectOptions) -> McpClient {
     }
 }
 
+/// The names `list_tools` returns.
+async fn tool_names(client: &McpClient) -> Vec<String> {
+    let tools = client.list_tools().await.unwrap();
+    tools.into_iter().map(|t| t.name).collect()
+}
+
 /// Records every request the client sends: its headers, then its JSON-RPC body.
 fn recording() -> (ConnectOptions, Rc<RefCell<Vec<String>>>) {
     let sent = Rc::new(RefCell::new(Vec::new()));
@@ -245,13 +251,7 @@ async fn python_both_eras_with_progress_stream_structured_output_and_cancel() {
     assert!(legacy.session_id().is_some());
 
     for client in [&modern, &legacy] {
-        let names: Vec<String> = client
-            .list_tools()
-            .await
-            .unwrap()
-            .into_iter()
-            .map(|t| t.name)
-            .collect();
+        let names = tool_names(client).await;
         assert!(names.contains(&"add".to_string()), "{names:?}");
         let r = client
             .call_tool("add", json!({"a": 2, "b": 40}))
@@ -390,13 +390,7 @@ async fn python_mrtr_subscription_and_header_changes() {
     assert_eq!(r.text(), "first=apple second=banana");
 
     // subscriptions/listen: list_changed arrives on the notification stream.
-    let before: Vec<String> = client
-        .list_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
+    let before = tool_names(&client).await;
     let mut notes = client.notifications();
     let stop = CancelToken::new();
     let ended = Rc::new(RefCell::new(None));
@@ -414,13 +408,7 @@ async fn python_mrtr_subscription_and_header_changes() {
         .await
         .unwrap();
     next_method(&mut notes, "notifications/tools/list_changed").await;
-    let after: Vec<String> = client
-        .list_tools()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|t| t.name)
-        .collect();
+    let after = tool_names(&client).await;
     assert!(after.contains(&name) && !before.contains(&name));
     stop.cancel();
     sleep(100).await;
