@@ -20,6 +20,8 @@
 // allowed, in `component::bindings`. Everything else stays free of `unsafe`.
 #![cfg_attr(all(target_os = "wasi", feature = "component"), deny(unsafe_code))]
 
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub mod api;
 pub mod pool;
 pub mod proto;
 pub mod schema;
@@ -32,3 +34,14 @@ pub mod client;
 pub mod component;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod js;
+
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub use api::{
+    Call, CallOptions, CallToolResult, CancelToken, ConnectOptions, Error, GetPromptResult,
+    McpClient, McpPool, McpPoolOptions, Notification, Notifications, Progress, ProgressStream,
+    Prompt, ReadResourceResult, Resource, ResourceTemplate, Snapshot, Tool,
+};
+
+// The unit tests run in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+#[cfg(all(test, target_family = "wasm", target_os = "unknown"))]
+mcp_edge_wasm_test_mode::configure!();

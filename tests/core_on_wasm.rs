@@ -110,3 +110,6 @@ fn decimal_numbers_round_trip_exactly() {
         Some(-222222222223222222222222222222.5)
     );
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -729,3 +729,6 @@ fn tool_list_with_one_invalid_tool_keeps_the_others() {
     );
     assert!(rejected[1].error.to_string().contains("/properties/ratio"));
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -146,3 +146,6 @@ fn invalid_vectors_fail_with_the_exact_variant() {
         }
     }
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -261,3 +261,6 @@ fn encode_writes_one_line_that_decodes_back() {
     assert_eq!(end, None);
     assert_eq!(messages(out), sent.to_vec());
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -138,3 +138,6 @@ fn samples_are_bounded_and_sets_isolate_tools() {
     set.retain(|n| n != "mcp__a__x");
     assert_eq!(set.try_call("mcp__a__x", 11), Ok(()));
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

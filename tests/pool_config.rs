@@ -345,3 +345,6 @@ fn dedupe_by_signature_reports_the_dropped_entry() {
     let sig = entry(&c, "a_main").as_ref().unwrap().signature();
     assert_eq!(sig, "url:https://api.example.com/mcp");
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -202,3 +202,6 @@ fn policy_from_json() {
         );
     }
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -559,3 +559,6 @@ fn only_retryable_failures_schedule_a_retry() {
         assert_eq!(s.last_error.as_ref().unwrap().code, err.code());
     }
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

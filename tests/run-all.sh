@@ -35,9 +35,11 @@ STAGES=(
     clippy_wasm
     clippy_component
     test_native
-    test_wasm
+    docs
+    wasm_pack
     wasm_imports
     package
+    crate_package
     types
     transport
     client_e2e
@@ -91,23 +93,21 @@ stage_test_native() {
     cargo test --doc
 }
 
-# The core's tests (tests/*.rs) compiled for wasm32 and run in Node by wasm-bindgen-test-runner.
-# Fails when no test ran at all: a silently empty wasm suite would hide a broken set-up.
-stage_test_wasm() {
-    local log="$LOG_DIR/test-wasm.out" args=(--lib) f name
-    # The suites that need live servers run in their own stages (transport, client_e2e).
-    for f in tests/*.rs; do
-        name="$(basename "$f" .rs)"
-        case "$name" in client_e2e | pool_e2e | transport_fetch) continue ;; esac
-        args+=(--test "$name")
-    done
-    wasm-pack --log-level warn test --node -- "${args[@]}" 2>&1 | tee "$log"
-    local ran
-    ran="$(awk '/^test result:/ { for (i = 1; i <= NF; i++) if ($(i+1) ~ /^(passed|failed);?$/) n += $i } END { print n + 0 }' "$log")"
-    if ((ran == 0)); then
-        echo "no test ran on $WASM_TARGET" >&2
-        return 1
-    fi
+# `cargo doc` with warnings as errors, natively and for wasm32 (where the Rust API lives; its
+# examples are compiled as doc tests by the wasm_pack stage).
+stage_docs() {
+    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
+    check_passed "cargo doc --no-deps, -D warnings (native)"
+    RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --target "$WASM_TARGET"
+    check_passed "cargo doc --no-deps, -D warnings ($WASM_TARGET)"
+}
+
+# Every wasm suite (the library's unit tests, each tests/*.rs, the doc examples) with plain
+# `wasm-pack test --headless --chrome` and `wasm-pack test --node` at the root, the local servers
+# up; each run must run every suite, none skipped. First, without the servers, the suites that
+# need them must fail naming this command. See tests/wasm/run-wasm-pack.sh.
+stage_wasm_pack() {
+    bash tests/wasm/run-wasm-pack.sh
 }
 
 # The wasm module must import nothing from `env`: hosts (browsers, workers, edge isolates) have none.
@@ -123,6 +123,11 @@ stage_package() {
     bash tests/tools/check-package.sh
 }
 
+# The crates.io package: its file list and `cargo publish --dry-run`.
+stage_crate_package() {
+    bash tests/tools/check-crate.sh
+}
+
 # The hand-written TypeScript declarations: tsc --strict against a typed program that uses every
 # declared member, option and event, which then runs in Node against the real servers; the values it
 # gets back are compiled against their declared types; McpErrorCode matches the Rust codes.
@@ -130,15 +135,17 @@ stage_types() {
     bash tests/types/run.sh
 }
 
-# The fetch transport against a real loopback server in Node, a Chromium page and a worker.
+# The fetch transport against a real loopback server in a Chromium dedicated worker (the page and
+# Node runs are part of wasm_pack).
 stage_transport() {
-    bash tests/servers/fixture/run-transport-tests.sh
+    bash tests/servers/fixture/run-transport-tests.sh worker
 }
 
 # McpClient and McpPool end to end against server-everything, the Python 2026/2025 server and the
-# misbehaving fixture, in Node, a Chromium page and a dedicated worker.
+# misbehaving fixture, in a Chromium dedicated worker (the page and Node runs are part of
+# wasm_pack), and the README's pool example.
 stage_client_e2e() {
-    bash tests/wasm/run-client-tests.sh
+    bash tests/wasm/run-client-tests.sh worker
 }
 
 # The fault-injection soak: 1,000 tool calls through McpPool in Node and 200 in headless Chromium,

@@ -243,3 +243,6 @@ fn errors_are_clone_and_comparable() {
     assert_eq!(v.clone(), v);
     assert_eq!(v[0].message, "expected string, found number");
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

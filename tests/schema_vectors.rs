@@ -158,3 +158,6 @@ vectors!(
     dialect,
     mcp,
 );
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

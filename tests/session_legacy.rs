@@ -767,3 +767,6 @@ fn a_server_flooding_requests_gets_errors_beyond_the_bound() {
     assert_eq!(refused, 100 - mcp_edge::proto::session::MAX_OPEN_INPUTS);
     assert_eq!(body(p.last("<response>")).unwrap()["error"]["code"], -32603);
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -1085,3 +1085,6 @@ fn an_input_round_with_too_many_requests_fails_typed() {
         .iter()
         .any(|e| matches!(e, Event::InputRequest { .. })));
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

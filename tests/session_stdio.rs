@@ -283,3 +283,6 @@ fn a_modern_server_answering_the_probe_late_is_still_found_modern() {
         ["server/discover", "initialize", "server/discover"]
     );
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

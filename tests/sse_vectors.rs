@@ -234,3 +234,6 @@ fn every_vector_file_is_replayed() {
     listed.sort();
     assert_eq!(on_disk, listed);
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

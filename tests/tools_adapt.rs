@@ -248,3 +248,6 @@ fn errors_become_is_error_results() {
         }
     );
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

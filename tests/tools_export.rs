@@ -275,3 +275,6 @@ fn rejected_tools_stay_isolated() {
     assert_eq!(rejected, 3);
     assert_eq!(reg.tools(ExportFormat::OpenAi).len(), 1);
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

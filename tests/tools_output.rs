@@ -58,3 +58,6 @@ fn errors_broken_schemas_and_unknown_tools_are_not_checked() {
     assert_eq!(o.check("plain", &json!({"content": []})), Ok(()));
     assert_eq!(o.check("never-listed", &json!({})), Ok(()));
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

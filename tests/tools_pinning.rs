@@ -185,3 +185,6 @@ fn pluggable_store() {
     reg.set_server_tools("a", None, None, &[tool("v1")]);
     assert_eq!(reg.pin_store().writes, 1, "pinned once, on first sight");
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -18,10 +18,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::spawn_local;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-const MISSING: &str =
-    "fixture URL not compiled in: run tests/servers/fixture/run-transport-tests.sh \
-                       (it starts the server and exports MCP_EDGE_FIXTURE_URL, \
-                       MCP_EDGE_FIXTURE_NOCORS_URL, MCP_EDGE_FIXTURE_DEAD_URL, MCP_EDGE_EXPECT_SCOPE)";
+const MISSING: &str = "fixture URL not compiled in: this suite needs the local test servers, \
+                       which the test command starts: run `bash tests/run-all.sh wasm_pack` \
+                       (README, Testing), or tests/servers/fixture/run-transport-tests.sh for \
+                       this suite alone (both export MCP_EDGE_FIXTURE_URL, \
+                       MCP_EDGE_FIXTURE_NOCORS_URL and MCP_EDGE_FIXTURE_DEAD_URL)";
 
 /// Fails the test (loudly, never a skip) when the build did not get the fixture URL.
 fn required(url: Option<&'static str>) -> &'static str {
@@ -58,11 +59,12 @@ fn scope_kind() -> &'static str {
     }
 }
 
-/// The script says where each run must execute; this proves it did (a worker run that silently
-/// fell back to Node would otherwise pass without ever testing a windowless browser scope).
+/// The script (`MCP_EDGE_EXPECT_SCOPE`) or else the `wasm-pack test` mode of the build says where
+/// each run must execute; this proves it did (a worker run that silently fell back to Node would
+/// otherwise pass without ever testing a windowless browser scope).
 #[wasm_bindgen_test]
 fn runs_in_the_scope_the_script_asked_for() {
-    let expected = required(option_env!("MCP_EDGE_EXPECT_SCOPE"));
+    let expected = option_env!("MCP_EDGE_EXPECT_SCOPE").unwrap_or(mcp_edge_wasm_test_mode::SCOPE);
     assert_eq!(scope_kind(), expected);
 }
 
@@ -614,3 +616,6 @@ async fn dropping_a_timeout_clears_it() {
     Reflect::set(&global, &"clearTimeout".into(), &original).unwrap();
     assert_eq!(cleared.get(), 1, "only the unfired timer is cleared");
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -1,10 +1,11 @@
-//! `McpClient`: the JS class over [`crate::client::Client`].
+//! `McpClient`: the JS class over [`crate::client::Client`]. Option parsing and JS conversions
+//! live here; connecting, calling and input dispatch are the Rust API's ([`crate::api`]).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -13,26 +14,13 @@ use super::convert::{
     error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, to_js,
 };
 use super::glue;
-use crate::client::{
-    Client, ClientOptions, InputHandler, InputRequest, Notice, NotificationReader, Pending,
-    ProgressFn, Traffic, TrafficFn,
+use crate::api::{
+    age_cache, connect_client, wait_op, CallOptions as RustCallOptions, CancelToken,
+    ConnectOptions, HandlerFn, Handlers,
 };
+use crate::client::{Client, ClientOptions, Notice, NotificationReader, Traffic};
 use crate::proto::jsonrpc::ErrorObject;
-use crate::proto::session::{Era, Event, ListKind, ProtocolChoice, RequestOptions, SessionConfig};
-
-thread_local! {
-    /// The era detected per origin (MCP 2026-07-28 `basic/versioning`: "Clients SHOULD cache the
-    /// result for the lifetime of the ... origin").
-    static ERA_BY_ORIGIN: RefCell<HashMap<String, Era>> = RefCell::new(HashMap::new());
-}
-
-fn origin_of(url: &str) -> String {
-    let rest = url.split_once("://");
-    match rest {
-        Some((scheme, r)) => format!("{scheme}://{}", r.split('/').next().unwrap_or_default()),
-        None => url.to_string(),
-    }
-}
+use crate::proto::session::{Era, Event, ListKind, RequestOptions, SessionConfig};
 
 /// The snapshot field holding the wall-clock time (`Date.now()`) it was taken at.
 const SAVED_AT: &str = "savedAt";
@@ -44,66 +32,61 @@ pub struct McpClient {
     tools: Rc<RefCell<HashMap<String, Value>>>,
 }
 
-pub(super) fn session_config(url: &str, options: &JsValue) -> Result<SessionConfig, JsValue> {
-    let mut cfg = SessionConfig::new(url);
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return Err(invalid_argument("url must be an http:// or https:// URL"));
-    }
-    match get_string(options, "protocol")?.as_deref() {
-        None | Some("auto") => cfg.protocol = ProtocolChoice::Auto,
-        Some(v) => cfg.protocol = ProtocolChoice::Exact(v.to_string()),
+/// The Rust connect options from the JS ones (a fresh traffic observer each time).
+pub(super) fn connect_options(options: &JsValue) -> Result<ConnectOptions, JsValue> {
+    let mut o = ConnectOptions::new();
+    if let Some(v) = get_string(options, "protocol")? {
+        o = o.protocol(&v);
     }
     if let Some(t) = get_ms(options, "timeoutMs")? {
-        cfg.request_timeout_ms = Some(t);
+        o = o.timeout_ms(t);
     }
     if let Some(t) = get_ms(options, "maxTotalTimeoutMs")? {
-        cfg.max_total_timeout_ms = Some(t);
+        o = o.max_total_timeout_ms(t);
     }
     let headers = get(options, "headers");
     if headers.is_object() {
         let map: HashMap<String, String> = serde_json::from_value(from_js(&headers)?)
             .map_err(|_| invalid_argument("headers must map names to strings"))?;
-        let mut pairs: Vec<(String, String)> = map
+        let pairs: Vec<(String, String)> = map
             .into_iter()
             .map(|(k, v)| (k.to_ascii_lowercase(), v))
             .collect();
-        pairs.sort_unstable();
-        cfg.headers = pairs;
+        o = o.with_headers(pairs);
     }
     let info = get(options, "clientInfo");
     if !info.is_undefined() {
-        cfg.client_info = from_js(&info)?;
+        o = o.client_info(from_js(&info)?);
     }
-    let mut caps = match from_js(&get(options, "capabilities"))? {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    // Declare what the registered handlers can answer (MCP `client/*`).
-    if get_fn(options, "onElicitation")?.is_some() {
-        caps.entry("elicitation").or_insert(json!({"form": {}}));
+    if let Value::Object(m) = from_js(&get(options, "capabilities"))? {
+        o = o.capabilities(m);
     }
-    if get_fn(options, "onSampling")?.is_some() {
-        caps.entry("sampling").or_insert(json!({}));
-    }
-    if get_fn(options, "onRoots")?.is_some() {
-        caps.entry("roots").or_insert(json!({"listChanged": false}));
-    }
-    cfg.capabilities = Value::Object(caps);
-    if cfg.protocol == ProtocolChoice::Auto {
-        cfg.known_era = ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_of(url)).copied());
-    }
+    o = o.with_handlers(handlers(options)?);
     if let Some(false) = get(options, "openGetStream").as_bool() {
-        cfg.open_get_stream = false;
+        o = o.open_get_stream(false);
     }
     if let Some(n) = get_bytes(options, "maxEventBytes")? {
-        // A line is at most an event plus its field name: events hit their own limit first.
-        cfg.sse.max_event_bytes = n;
-        cfg.sse.max_line_bytes = n.saturating_add(64);
+        o = o.max_event_bytes(n);
     }
     if let Some(n) = get_bytes(options, "maxBodyBytes")? {
-        cfg.max_json_bytes = n;
+        o = o.max_body_bytes(n);
     }
-    Ok(cfg)
+    if let Some(f) = get_fn(options, "fetch")? {
+        o = o.fetch(f);
+    }
+    if let Some(observer) = traffic_observer(options)? {
+        o = o.on_traffic(observer);
+    }
+    Ok(o)
+}
+
+pub(super) fn session_config(url: &str, options: &JsValue) -> Result<SessionConfig, JsValue> {
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(invalid_argument("url must be an http:// or https:// URL"));
+    }
+    connect_options(options)?
+        .session_config(url)
+        .map_err(|e| error_to_js(&e))
 }
 
 /// Calls a JS handler and awaits its (possibly promised) answer.
@@ -137,54 +120,29 @@ fn describe(e: &JsValue) -> String {
         .unwrap_or_else(|| "handler failed".into())
 }
 
-fn input_handler(options: &JsValue) -> Result<Option<InputHandler>, JsValue> {
-    let elicit = get_fn(options, "onElicitation")?;
-    let sample = get_fn(options, "onSampling")?;
-    let roots = get_fn(options, "onRoots")?;
-    if elicit.is_none() && sample.is_none() && roots.is_none() {
-        return Ok(None);
-    }
-    let handler: InputHandler = Rc::new(move |req: InputRequest| {
-        let f = match req.method.as_str() {
-            "elicitation/create" => elicit.clone(),
-            "sampling/createMessage" => sample.clone(),
-            "roots/list" => roots.clone(),
-            _ => None,
-        };
-        Box::pin(async move {
-            let Some(f) = f else {
-                return Err(ErrorObject {
-                    code: crate::proto::jsonrpc::codes::METHOD_NOT_FOUND,
-                    message: format!("no handler registered for {}", req.method),
-                    data: None,
-                });
-            };
-            if req.method == "elicitation/create" {
-                let schema = req
-                    .params
-                    .get("requestedSchema")
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                let defaults = Value::Object(crate::proto::elicitation::defaults(&schema));
-                let mut result =
-                    call_handler(f, req.params.clone(), json!({"defaults": defaults})).await?;
-                crate::proto::elicitation::apply_defaults(&req.params, &mut result);
-                Ok(result)
-            } else {
-                call_handler(f, req.params, Value::Null).await
-            }
+/// The JS `onElicitation` / `onSampling` / `onRoots` functions as input handlers.
+fn handlers(options: &JsValue) -> Result<Handlers, JsValue> {
+    let wrap = |f: Option<js_sys::Function>| {
+        f.map(|f| {
+            let h: HandlerFn =
+                Rc::new(move |params, extra| Box::pin(call_handler(f.clone(), params, extra)));
+            h
         })
-    });
-    Ok(Some(handler))
+    };
+    Ok(Handlers {
+        elicitation: wrap(get_fn(options, "onElicitation")?),
+        sampling: wrap(get_fn(options, "onSampling")?),
+        roots: wrap(get_fn(options, "onRoots")?),
+    })
 }
 
-fn traffic_observer(options: &JsValue) -> Result<Option<TrafficFn>, JsValue> {
+fn traffic_observer(options: &JsValue) -> Result<Option<impl Fn(&Traffic) + 'static>, JsValue> {
     let Some(f) = get_fn(options, "onTraffic")? else {
         return Ok(None);
     };
     let streams: RefCell<HashMap<u64, crate::transport::utf8::Utf8Stream>> =
         RefCell::new(HashMap::new());
-    Ok(Some(Box::new(move |t: &Traffic| {
+    Ok(Some(move |t: &Traffic| {
         let v = match t {
             Traffic::Request { exchange, request } => json!({
                 "type": "request", "exchange": exchange, "method": request.method.as_str(),
@@ -215,7 +173,7 @@ fn traffic_observer(options: &JsValue) -> Result<Option<TrafficFn>, JsValue> {
             }
         };
         let _ = f.call1(&JsValue::NULL, &to_js(&v));
-    })))
+    }))
 }
 
 fn event_to_js(e: &Event) -> Value {
@@ -256,12 +214,12 @@ fn get_bytes(options: &JsValue, key: &str) -> Result<Option<usize>, JsValue> {
     }
 }
 
-/// Per-call options: `{signal?, onProgress?, timeoutMs?, idempotent?}`.
+/// Per-call options: `{signal?, onProgress?, timeoutMs?}`, as Rust call options and the
+/// listener that cancels them when the signal fires (keep it alive until the call ends).
 pub(super) struct CallOptions {
-    signal: Option<web_sys::AbortSignal>,
-    progress: Option<ProgressFn>,
-    timeout_ms: Option<u64>,
-    idempotent: bool,
+    pub(super) options: RustCallOptions,
+    pub(super) token: CancelToken,
+    pub(super) listener: Option<AbortListener>,
 }
 
 pub(super) fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
@@ -272,49 +230,32 @@ pub(super) fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
                 .map_err(|_| invalid_argument("signal must be an AbortSignal"))?,
         ),
     };
-    let progress: Option<ProgressFn> = get_fn(options, "onProgress")?.map(|f| {
-        Box::new(
-            move |progress: f64, total: Option<f64>, message: Option<String>| {
-                let v = json!({"progress": progress, "total": total, "message": message});
-                let _ = f.call1(&JsValue::NULL, &to_js(&v));
-            },
-        ) as ProgressFn
-    });
-    let idempotent = match get(options, "idempotent") {
-        v if v.is_undefined() || v.is_null() => false,
-        v => v
-            .as_bool()
-            .ok_or_else(|| invalid_argument("idempotent must be a boolean"))?,
-    };
-    Ok(CallOptions {
-        signal,
-        progress,
-        timeout_ms: get_ms(options, "timeoutMs")?,
-        idempotent,
-    })
-}
-
-/// Runs one request with the call options: progress, timeout, and an `AbortSignal` that cancels.
-pub(super) async fn run_with(
-    client: &Client,
-    method: &str,
-    params: Value,
-    opts: CallOptions,
-) -> Result<Value, crate::proto::session::ProtocolError> {
-    if opts.signal.as_ref().is_some_and(|s| s.aborted()) {
-        return Err(crate::proto::session::ProtocolError::Cancelled);
+    let token = CancelToken::new();
+    let mut rust = RustCallOptions::new().cancel_with(&token);
+    if let Some(f) = get_fn(options, "onProgress")? {
+        rust = rust.on_progress(move |p| {
+            let v = json!({"progress": p.progress, "total": p.total, "message": p.message});
+            let _ = f.call1(&JsValue::NULL, &to_js(&v));
+        });
     }
-    let ropts = RequestOptions {
-        timeout_ms: opts.timeout_ms,
-        progress: opts.progress.is_some(),
-        idempotent: opts.idempotent,
-    };
-    let pending = client.start_request(method, params, ropts, opts.progress);
-    let _listener = opts
-        .signal
-        .as_ref()
-        .map(|s| AbortListener::new(s, client.clone(), pending));
-    client.wait(pending).await
+    if let Some(t) = get_ms(options, "timeoutMs")? {
+        rust = rust.timeout_ms(t);
+    }
+    match get(options, "idempotent") {
+        v if v.is_undefined() || v.is_null() => {}
+        v => {
+            rust = rust.idempotent(
+                v.as_bool()
+                    .ok_or_else(|| invalid_argument("idempotent must be a boolean"))?,
+            )
+        }
+    }
+    let listener = signal.map(|s| AbortListener::new(&s, token.clone()));
+    Ok(CallOptions {
+        options: rust,
+        token,
+        listener,
+    })
 }
 
 async fn run(
@@ -323,9 +264,12 @@ async fn run(
     params: Value,
     opts: CallOptions,
 ) -> Result<Value, JsValue> {
-    run_with(&client, method, params, opts)
-        .await
-        .map_err(|e| error_to_js(&e))
+    let CallOptions {
+        options, listener, ..
+    } = opts;
+    let result = crate::api::run(&client, method, params, options).await;
+    drop(listener);
+    result.map_err(|e| error_to_js(&e))
 }
 
 /// The driver options from the JS connect options (fetch, handlers, traffic observer).
@@ -333,24 +277,22 @@ pub(super) fn client_options(
     session: SessionConfig,
     options: &JsValue,
 ) -> Result<ClientOptions, JsValue> {
-    Ok(ClientOptions {
-        session,
-        fetch: get_fn(options, "fetch")?,
-        input_handler: input_handler(options)?,
-        observer: traffic_observer(options)?,
-        gate: None,
-    })
+    Ok(connect_options(options)?.client_options(session, None))
 }
 
-/// Cancels an operation when a user's `AbortSignal` fires; removes itself when dropped.
-struct AbortListener {
+/// Cancels a token when a user's `AbortSignal` fires (at once if it already has); removes itself
+/// when dropped.
+pub(super) struct AbortListener {
     signal: web_sys::AbortSignal,
     callback: Closure<dyn FnMut()>,
 }
 
 impl AbortListener {
-    fn new(signal: &web_sys::AbortSignal, client: Client, op: Pending) -> Self {
-        let callback = Closure::<dyn FnMut()>::new(move || client.cancel(op));
+    fn new(signal: &web_sys::AbortSignal, token: CancelToken) -> Self {
+        if signal.aborted() {
+            token.cancel();
+        }
+        let callback = Closure::<dyn FnMut()>::new(move || token.cancel());
         let _ = signal.add_event_listener_with_callback("abort", callback.as_ref().unchecked_ref());
         AbortListener {
             signal: signal.clone(),
@@ -379,21 +321,10 @@ impl McpClient {
     /// Connects to `url`; see the TypeScript declarations for the options.
     pub async fn connect(url: String, options: JsValue) -> Result<McpClient, JsValue> {
         let session = session_config(&url, &options)?;
-        let fetch = get_fn(&options, "fetch")?;
-        let opts = ClientOptions {
-            session,
-            fetch,
-            input_handler: input_handler(&options)?,
-            observer: traffic_observer(&options)?,
-            gate: None,
-        };
-        let auto = opts.session.protocol == ProtocolChoice::Auto;
-        let (client, info) = Client::connect(opts).await.map_err(|e| error_to_js(&e))?;
-        // Only detection teaches the cache: a version the caller pinned says nothing about what
-        // the server prefers.
-        if auto {
-            ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_of(&url), info.era));
-        }
+        let opts = client_options(session, &options)?;
+        let (client, _) = connect_client(&url, opts)
+            .await
+            .map_err(|e| error_to_js(&e))?;
         Ok(McpClient {
             client,
             tools: Rc::new(RefCell::new(HashMap::new())),
@@ -409,21 +340,9 @@ impl McpClient {
         let mut snap: crate::proto::session::SessionSnapshot = serde_json::from_value(value)
             .map_err(|e| invalid_argument(&format!("not a snapshot: {e}")))?;
         if let Some(saved_at) = saved_at {
-            // Cache lifetimes (MCP 2026-07-28 `server/utilities/caching`, `ttlMs`) run on while
-            // no isolate holds the session: charge the wall-clock time since the snapshot.
-            let elapsed = (js_sys::Date::now() - saved_at).max(0.0) as u64;
-            snap.cache.retain_mut(|(_, _, left, _)| {
-                *left = left.saturating_sub(elapsed);
-                *left > 0
-            });
+            age_cache(&mut snap, (js_sys::Date::now() - saved_at).max(0.0) as u64);
         }
-        let opts = ClientOptions {
-            session,
-            fetch: get_fn(&options, "fetch")?,
-            input_handler: input_handler(&options)?,
-            observer: traffic_observer(&options)?,
-            gate: None,
-        };
+        let opts = client_options(session, &options)?;
         let client = Client::restore(opts, snap).map_err(|e| error_to_js(&e))?;
         Ok(McpClient {
             client,
@@ -533,17 +452,12 @@ impl McpClient {
                 v @ Value::Object(_) => v,
                 _ => return Err(invalid_argument("tool arguments must be an object")),
             };
-            let opts = call_options(&options)?;
-            client
-                .ensure_output_schemas()
-                .await
-                .map_err(|e| error_to_js(&e))?;
-            let params = json!({"name": name, "arguments": arguments});
-            let v = run(client.clone(), "tools/call", params, opts).await?;
-            client
-                .check_tool_result(&name, &v)
-                .map_err(|e| error_to_js(&e))?;
-            Ok(to_js(&v))
+            let CallOptions {
+                options, listener, ..
+            } = call_options(&options)?;
+            let v = crate::api::call_tool(&client, &name, arguments, options).await;
+            drop(listener);
+            Ok(to_js(&v.map_err(|e| error_to_js(&e))?))
         })
     }
 
@@ -647,12 +561,9 @@ impl McpClient {
             let filter = from_js(&filter)?;
             let opts = call_options(&options)?;
             let pending = client.listen(filter);
-            let _l = opts
-                .signal
-                .as_ref()
-                .map(|s| AbortListener::new(s, client.clone(), pending));
-            let v = client.wait(pending).await.map_err(|e| error_to_js(&e))?;
-            Ok(to_js(&v))
+            let v = wait_op(&client, pending, Some(&opts.token)).await;
+            drop(opts);
+            Ok(to_js(&v.map_err(|e| error_to_js(&e))?))
         })
     }
 

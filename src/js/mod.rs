@@ -1,5 +1,6 @@
 //! The `#[wasm_bindgen]` API: what JS and TypeScript users import from the `mcp-edge` package.
-//! The TypeScript declarations are written by hand in [`TYPES`] (no `any` in public types).
+//! The TypeScript declarations are written by hand in `mcp-edge.d.ts` (no `any` in public types)
+//! and added to the package as a `typescript_custom_section`.
 
 mod client;
 mod convert;

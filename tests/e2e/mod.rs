@@ -1,5 +1,6 @@
-//! Helpers shared by the wasm end-to-end suites (`client_e2e.rs`, `pool_e2e.rs`): the server URLs
-//! `tests/wasm/run-client-tests.sh` compiles in, and small JS conversions.
+//! Helpers shared by the wasm end-to-end suites (`client_e2e.rs`, `pool_e2e.rs`, `rust_app.rs`):
+//! the server URLs the test command (`tests/wasm/run-wasm-pack.sh`,
+//! `tests/wasm/run-client-tests.sh`) compiles in, and small JS conversions.
 #![allow(dead_code)]
 
 use js_sys::Promise;
@@ -9,7 +10,12 @@ use wasm_bindgen_futures::JsFuture;
 pub fn url(name: &str, v: Option<&'static str>) -> String {
     match v {
         Some(u) if !u.is_empty() => u.to_string(),
-        _ => panic!("{name} was not set at compile time: run tests/wasm/run-client-tests.sh"),
+        _ => panic!(
+            "{name} was not set at compile time: this suite needs the local MCP test servers, \
+             which the test command starts: run `bash tests/run-all.sh wasm_pack` (README, \
+             Testing; it runs `wasm-pack test --headless --chrome` and `wasm-pack test --node` \
+             with the servers up)"
+        ),
     }
 }
 pub fn everything() -> String {
@@ -53,3 +59,6 @@ pub fn json(v: serde_json::Value) -> JsValue {
 pub async fn wait(p: Promise) -> Result<JsValue, JsValue> {
     JsFuture::from(p).await
 }
+
+// Both suites that include this module run in the runtime `wasm-pack test` asks for.
+mcp_edge_wasm_test_mode::configure!();

@@ -1,0 +1,390 @@
+//! [`McpPool`]: many servers from Rust, and the fetch-backed host the JS `McpPool` shares.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+use serde_json::Value;
+
+use super::call::{self, Call, CallOptions};
+use super::options::ConnectOptions;
+use crate::client::timer::Timer;
+use crate::client::{Client, ClientOptions};
+use crate::pool::driver::{
+    CallOutcome, DriverEvent, DriverOptions, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost,
+};
+use crate::pool::{OutboundGate, Policy, PoolConfig, PoolError, PoolOptions, PoolStatus, Vars};
+use crate::proto::session::{ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig};
+use crate::tools::export::InstructionsDelta;
+use crate::tools::ExportFormat;
+use crate::transport::timer::now_ms;
+
+impl PoolClient for Client {
+    type CallOptions = CallOptions;
+
+    fn list_tools(&self) -> LocalFuture<Result<Value, ProtocolError>> {
+        let client = self.clone();
+        Box::pin(async move {
+            client
+                .list_all(ListKind::Tools, RequestOptions::default())
+                .await
+        })
+    }
+
+    fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>) {
+        Client::set_timeouts(self, request_ms, max_total_ms);
+    }
+
+    fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Value,
+        options: CallOptions,
+    ) -> LocalFuture<Result<Value, ProtocolError>> {
+        let client = self.clone();
+        let tool = tool.to_string();
+        Box::pin(async move { call::call_tool(&client, &tool, arguments, options).await })
+    }
+
+    fn close(&self) -> LocalFuture<()> {
+        let client = self.clone();
+        Box::pin(async move {
+            let _ = client.close().await;
+        })
+    }
+}
+
+/// A sleep on the driver's global `setTimeout` timer ([`Timer`]); dropping it clears the timer.
+/// In a scope without `setTimeout` (none of the supported hosts) it never fires, as a timer that
+/// cannot be set does not.
+struct TimerSleep {
+    fired: Rc<RefCell<(bool, Option<Waker>)>>,
+    _timer: Option<Timer>,
+}
+
+impl TimerSleep {
+    fn new(ms: u64) -> Self {
+        let fired = Rc::new(RefCell::new((false, None::<Waker>)));
+        let f = fired.clone();
+        let timer = Timer::start(ms, ms, move || {
+            let waker = {
+                let mut st = f.borrow_mut();
+                st.0 = true;
+                st.1.take()
+            };
+            if let Some(w) = waker {
+                w.wake();
+            }
+        });
+        TimerSleep {
+            fired,
+            _timer: timer,
+        }
+    }
+}
+
+impl Future for TimerSleep {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut st = self.fired.borrow_mut();
+        if st.0 {
+            return Poll::Ready(());
+        }
+        st.1 = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+/// Where a fetch-backed pool gets each client's options from.
+pub(crate) trait ClientFactory: 'static {
+    /// The session configuration every server starts from.
+    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError>;
+    /// The driver options of one client (a fresh traffic observer per client).
+    fn client_options(&self, session: SessionConfig) -> Result<ClientOptions, PoolError>;
+}
+
+impl ClientFactory for ConnectOptions {
+    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError> {
+        ConnectOptions::session_config(self, url).map_err(PoolError::from)
+    }
+
+    fn client_options(&self, session: SessionConfig) -> Result<ClientOptions, PoolError> {
+        Ok(ConnectOptions::client_options(self, session, None))
+    }
+}
+
+/// The pool host of `wasm32-unknown-unknown`: clients over the fetch transport, tasks on
+/// `spawn_local`, sleeps on the global `setTimeout`, time from `performance.now()`.
+pub(crate) struct FetchHost<F> {
+    factory: F,
+    epoch: f64,
+}
+
+impl<F: ClientFactory> FetchHost<F> {
+    pub(crate) fn new(factory: F) -> Self {
+        FetchHost {
+            factory,
+            epoch: now_ms(),
+        }
+    }
+}
+
+impl<F: ClientFactory> PoolHost for FetchHost<F> {
+    type Client = Client;
+
+    fn now(&self) -> u64 {
+        (now_ms() - self.epoch).max(0.0) as u64
+    }
+
+    fn spawn(&self, task: LocalFuture<()>) {
+        wasm_bindgen_futures::spawn_local(task);
+    }
+
+    fn sleep(&self, ms: u64) -> LocalFuture<()> {
+        Box::pin(TimerSleep::new(ms))
+    }
+
+    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError> {
+        self.factory.session_config(url)
+    }
+
+    fn connect(
+        &self,
+        session: SessionConfig,
+        gate: Option<OutboundGate>,
+    ) -> LocalFuture<Result<(Client, ServerInfo), PoolError>> {
+        let options = self.factory.client_options(session).map(|mut o| {
+            o.gate = gate;
+            o
+        });
+        Box::pin(async move {
+            let (client, info) = Client::connect(options?).await?;
+            Ok((client, info))
+        })
+    }
+}
+
+/// How a pool is set up (the JS `McpPool` options, in Rust).
+#[derive(Clone, Default)]
+pub struct McpPoolOptions {
+    vars: Vars,
+    project_config: Option<Value>,
+    policy: Policy,
+    edge: bool,
+    get_stream_in_edge: bool,
+    max_concurrent_connects: Option<usize>,
+    connect_timeout_ms: Option<u64>,
+    client: ConnectOptions,
+    on_event: Option<EventFn>,
+}
+
+impl std::fmt::Debug for McpPoolOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Variables may hold secrets: names only.
+        let vars: Vec<&String> = self.vars.keys().collect();
+        f.debug_struct("McpPoolOptions")
+            .field("vars", &vars)
+            .field("edge", &self.edge)
+            .field("max_concurrent_connects", &self.max_concurrent_connects)
+            .field("connect_timeout_ms", &self.connect_timeout_ms)
+            .field("client", &self.client)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpPoolOptions {
+    /// No variables, no project layer, an empty policy, at most 4 connects at once, a 30 s
+    /// connect timeout per server.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A variable for `${NAME}` expansion in the configuration.
+    pub fn var(mut self, name: &str, value: &str) -> Self {
+        self.vars.insert(name.to_string(), value.to_string());
+        self
+    }
+
+    /// A second configuration layer (a project's `mcpServers`): scalars override, servers merge
+    /// by name.
+    pub fn project_config(mut self, config: Value) -> Self {
+        self.project_config = Some(config);
+        self
+    }
+
+    /// Which servers may be connected (deny wins; an absent allow-list allows all).
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// Edge mode: all outbound requests of the pool together stay within 6 (Workers' limit), and
+    /// the 2025-era GET stream stays off (it would hold one of the six for good) unless
+    /// [`McpPoolOptions::edge_get_stream`] asks for it.
+    pub fn edge(mut self, edge: bool) -> Self {
+        self.edge = edge;
+        self
+    }
+
+    /// Edge mode: open the 2025-era GET stream anyway.
+    pub fn edge_get_stream(mut self, open: bool) -> Self {
+        self.get_stream_in_edge = open;
+        self
+    }
+
+    /// Most connect attempts at once (at least 1).
+    pub fn max_concurrent_connects(mut self, n: usize) -> Self {
+        self.max_concurrent_connects = Some(n);
+        self
+    }
+
+    /// Connect timeout of servers whose entry has no `timeoutMs`.
+    pub fn connect_timeout_ms(mut self, ms: u64) -> Self {
+        self.connect_timeout_ms = Some(ms);
+        self
+    }
+
+    /// The options every client starts from (client info, handlers, default timeouts, `fetch`).
+    pub fn client(mut self, options: ConnectOptions) -> Self {
+        self.client = options;
+        self
+    }
+
+    /// Hears every state change, tool count change and abandoned attempt.
+    pub fn on_event(mut self, f: impl Fn(&DriverEvent) + 'static) -> Self {
+        self.on_event = Some(Rc::new(f));
+        self
+    }
+
+    /// Sets the listener as the JS surface built it.
+    pub(crate) fn with_listener(mut self, f: Option<EventFn>) -> Self {
+        self.on_event = f;
+        self
+    }
+
+    /// Sets the variables as the JS surface parsed them.
+    pub(crate) fn with_vars(mut self, vars: Vars) -> Self {
+        self.vars = vars;
+        self
+    }
+
+    /// A driver over `host` for the `{"mcpServers": {...}}` document `config`.
+    pub(crate) fn driver<H: PoolHost>(
+        self,
+        host: H,
+        config: &Value,
+    ) -> Result<PoolDriver<H>, PoolError> {
+        let cfg = match &self.project_config {
+            None => PoolConfig::from_value(config, &self.vars),
+            Some(project) => PoolConfig::from_layers(config, project, &self.vars),
+        }?;
+        let mut pool = if self.edge {
+            PoolOptions::edge()
+        } else {
+            PoolOptions::default()
+        };
+        if let Some(n) = self.max_concurrent_connects {
+            pool.max_in_flight = n.max(1);
+        }
+        if let Some(ms) = self.connect_timeout_ms {
+            pool.default_timeout_ms = ms.max(1);
+        }
+        pool.jitter_seed = (js_sys::Math::random() * 9.0e15) as u64;
+        let options = DriverOptions {
+            pool,
+            edge: self.edge,
+            get_stream_in_edge: self.get_stream_in_edge,
+            ..DriverOptions::default()
+        };
+        PoolDriver::new(host, &cfg, &self.policy, options, self.on_event)
+    }
+}
+
+/// Many MCP servers as one tool registry: concurrent connects with per-server timeouts,
+/// failures isolated per server, `mcp__<server>__<tool>` names, exports for LLM APIs. Cheap to
+/// clone (a shared handle).
+#[derive(Clone)]
+pub struct McpPool {
+    driver: PoolDriver<FetchHost<ConnectOptions>>,
+}
+
+impl std::fmt::Debug for McpPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpPool")
+            .field("status", &self.driver.status())
+            .finish()
+    }
+}
+
+impl McpPool {
+    /// A pool over an `{"mcpServers": {...}}` document (the JSON users already write). Fails on
+    /// a document that is not shaped like that or on options out of range; a bad server entry
+    /// fails only that server, at connect time.
+    pub fn new(config: &Value, options: McpPoolOptions) -> Result<McpPool, PoolError> {
+        let host = FetchHost::new(options.client.clone());
+        Ok(McpPool {
+            driver: options.driver(host, config)?,
+        })
+    }
+
+    /// Connects every enabled server concurrently (bounded); resolves when each one is
+    /// connected, failed, waiting for auth, disabled or unsupported. One server's failure never
+    /// fails the others.
+    pub async fn connect_all(&self) -> PoolStatus {
+        self.driver.connect_all().await
+    }
+
+    /// Per-server state, last error, tool count, era.
+    pub fn status(&self) -> PoolStatus {
+        self.driver.status()
+    }
+
+    /// Every tool of every connected server in `format`, in a deterministic order (server, then
+    /// tool), ready for an LLM API's `tools` parameter.
+    pub fn tools(&self, format: ExportFormat) -> Vec<Value> {
+        self.driver.tools(format)
+    }
+
+    /// The servers' instructions that are new since the last call (deliver
+    /// [`InstructionsDelta::text`] once, as `<system-reminder>` blocks).
+    pub fn instructions(&self) -> InstructionsDelta {
+        self.driver.instructions()
+    }
+
+    /// Estimated tokens each server's tool definitions cost in `format`.
+    pub fn token_estimates(&self, format: ExportFormat) -> BTreeMap<String, usize> {
+        self.driver.token_estimates(format)
+    }
+
+    /// Calls `mcp__<server>__<tool>`. Never fails: tool failures, protocol errors, an open
+    /// circuit or a server that is down come back as an `is_error` result for the model.
+    pub fn call(&self, name: &str, arguments: Value) -> Call<CallOutcome> {
+        let driver = self.driver.clone();
+        let name = name.to_string();
+        let arguments = match arguments {
+            Value::Null => serde_json::json!({}),
+            v => v,
+        };
+        Call::new(move |options| {
+            Box::pin(async move { driver.call(&name, arguments, options).await })
+        })
+    }
+
+    /// Retries a server now (after a failure, or after the user signed in).
+    pub fn reconnect(&self, server: &str) -> Result<(), PoolError> {
+        self.driver.reconnect(server)
+    }
+
+    /// Accepts a tool held back because its description or schema changed since it was pinned.
+    pub fn accept_tool(&self, name: &str) -> Result<(), PoolError> {
+        self.driver.accept_tool(name)
+    }
+
+    /// Closes every client (2025 era: DELETE) and stops the pool's timer.
+    pub async fn close(&self) {
+        self.driver.close().await
+    }
+}

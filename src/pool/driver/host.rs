@@ -1,0 +1,68 @@
+//! What a target gives the pool driver: a clock, a way to run background tasks and to sleep, and
+//! clients it knows how to connect. Nothing here names a JS type or a WASI import.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use crate::pool::{OutboundGate, PoolError};
+use crate::proto::session::{ProtocolError, ServerInfo, SessionConfig};
+
+/// A boxed single-threaded future (no `Send` bound: wasm hosts have one thread).
+pub type LocalFuture<T> = Pin<Box<dyn Future<Output = T>>>;
+
+/// The target the driver runs on (browser/worker/Node over `fetch`, later a WASI component).
+///
+/// All methods are called from the one thread the driver lives on; none may block.
+pub trait PoolHost: 'static {
+    /// A connected client of this target.
+    type Client: PoolClient;
+
+    /// Milliseconds on a monotonic clock (any epoch): the `now` the pool core is given.
+    fn now(&self) -> u64;
+
+    /// Runs `task` to completion in the background (`spawn_local` in wasm).
+    fn spawn(&self, task: LocalFuture<()>);
+
+    /// A future that resolves after `ms` milliseconds. Dropping it before then must cancel the
+    /// underlying timer, so no timer outlives the pool's work (Workers, Node's event loop).
+    fn sleep(&self, ms: u64) -> LocalFuture<()>;
+
+    /// The session configuration every server of the pool starts from (client info,
+    /// capabilities, default timeouts, ...), for the endpoint `url`. The driver then applies the
+    /// server's own entry (protocol, headers, connect deadline).
+    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError>;
+
+    /// Connects a client with `session`. In edge mode `gate` bounds the outbound exchanges of
+    /// every client of the pool together; the client must hold a permit per exchange.
+    fn connect(
+        &self,
+        session: SessionConfig,
+        gate: Option<OutboundGate>,
+    ) -> LocalFuture<Result<(Self::Client, ServerInfo), PoolError>>;
+}
+
+/// A connected client as the pool uses it. Cheap to clone (a shared handle).
+pub trait PoolClient: Clone + 'static {
+    /// Per-call options of this target (progress callback, cancellation, timeout).
+    type CallOptions;
+
+    /// Lists every page of the server's tools: the `{"tools": [...]}` object.
+    fn list_tools(&self) -> LocalFuture<Result<Value, ProtocolError>>;
+
+    /// Changes the per-request timeouts of later requests.
+    fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>);
+
+    /// Calls `tool` and checks its `structuredContent` against the tool's `outputSchema`. A tool
+    /// failure is an `Ok` result with `isError: true`.
+    fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Value,
+        options: Self::CallOptions,
+    ) -> LocalFuture<Result<Value, ProtocolError>>;
+
+    /// Closes the session (2025 era: DELETE).
+    fn close(&self) -> LocalFuture<()>;
+}

@@ -1,0 +1,641 @@
+//! The pool driver over a scripted host on virtual time, natively and on wasm32: the driver is
+//! target-neutral (nothing but `std`), so the same code the JS and Rust `McpPool`s run is
+//! exercised here with a small single-threaded executor and fake clients. The real-server proof
+//! is `tests/pool_e2e.rs` (JS `McpPool`) and `tests/rust_app.rs` (Rust `McpPool`).
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+
+use mcp_edge::pool::config::{PoolConfig, Vars};
+use mcp_edge::pool::driver::{LocalFuture, PoolClient, PoolHost};
+use mcp_edge::pool::{
+    DriverEvent, DriverOptions, OutboundGate, Policy, PoolDriver, PoolError, PoolEvent, ServerState,
+};
+use mcp_edge::proto::session::{Era, ProtocolError, ServerInfo, SessionConfig};
+use mcp_edge::tools::ExportFormat;
+use serde_json::{json, Value};
+
+// ---- a single-threaded executor on virtual time ---------------------------------------------------
+
+struct Flag(AtomicBool);
+impl Wake for Flag {
+    fn wake(self: Arc<Self>) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+struct Sleep {
+    at: u64,
+    fired: Cell<bool>,
+    waker: RefCell<Option<Waker>>,
+}
+
+#[derive(Default)]
+struct Exec {
+    now: Cell<u64>,
+    tasks: RefCell<Vec<LocalFuture<()>>>,
+    spawned: RefCell<Vec<LocalFuture<()>>>,
+    sleeps: RefCell<Vec<Rc<Sleep>>>,
+}
+
+/// A sleep future; dropping it unregisters it (as clearing a host timer would).
+struct SleepFuture {
+    exec: Rc<Exec>,
+    sleep: Rc<Sleep>,
+}
+
+impl Future for SleepFuture {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.sleep.fired.get() {
+            return Poll::Ready(());
+        }
+        *self.sleep.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+impl Drop for SleepFuture {
+    fn drop(&mut self) {
+        self.exec
+            .sleeps
+            .borrow_mut()
+            .retain(|s| !Rc::ptr_eq(s, &self.sleep));
+    }
+}
+
+impl Exec {
+    fn sleep(self: &Rc<Self>, ms: u64) -> LocalFuture<()> {
+        let sleep = Rc::new(Sleep {
+            at: self.now.get() + ms,
+            fired: Cell::new(false),
+            waker: RefCell::new(None),
+        });
+        self.sleeps.borrow_mut().push(sleep.clone());
+        Box::pin(SleepFuture {
+            exec: self.clone(),
+            sleep,
+        })
+    }
+
+    /// Timers still armed (not fired and not dropped).
+    fn armed(&self) -> usize {
+        self.sleeps
+            .borrow()
+            .iter()
+            .filter(|s| !s.fired.get())
+            .count()
+    }
+
+    /// Polls every task until none is woken, then moves time to the next sleep, until `done`
+    /// or nothing can move (or `limit_ms` of virtual time passed).
+    fn run_until(&self, done: impl Fn() -> bool, limit_ms: u64) {
+        let flag = Arc::new(Flag(AtomicBool::new(true)));
+        let waker = Waker::from(flag.clone());
+        let end = self.now.get() + limit_ms;
+        for _ in 0..100_000 {
+            let new: Vec<_> = self.spawned.borrow_mut().drain(..).collect();
+            let had_new = !new.is_empty();
+            self.tasks.borrow_mut().extend(new);
+            if flag.0.swap(false, Ordering::SeqCst) || had_new {
+                let mut tasks = std::mem::take(&mut *self.tasks.borrow_mut());
+                let mut cx = Context::from_waker(&waker);
+                tasks.retain_mut(|t| t.as_mut().poll(&mut cx).is_pending());
+                self.tasks.borrow_mut().extend(tasks);
+                continue;
+            }
+            if done() {
+                return;
+            }
+            let next = self
+                .sleeps
+                .borrow()
+                .iter()
+                .filter(|s| !s.fired.get())
+                .map(|s| s.at)
+                .min();
+            match next {
+                Some(at) if at <= end => {
+                    self.now.set(self.now.get().max(at));
+                    for s in self.sleeps.borrow().iter() {
+                        if !s.fired.get() && s.at <= at {
+                            s.fired.set(true);
+                            if let Some(w) = s.waker.borrow_mut().take() {
+                                w.wake();
+                            }
+                        }
+                    }
+                }
+                _ => return,
+            }
+        }
+        panic!("the executor never went quiet");
+    }
+}
+
+/// Runs `fut` to completion on `exec`.
+fn block_on<T: 'static>(exec: &Rc<Exec>, fut: impl Future<Output = T> + 'static) -> T {
+    let out = Rc::new(RefCell::new(None));
+    let o = out.clone();
+    exec.spawned.borrow_mut().push(Box::pin(async move {
+        *o.borrow_mut() = Some(fut.await);
+    }));
+    exec.run_until(|| out.borrow().is_some(), 3_600_000);
+    let v = out.borrow_mut().take();
+    v.expect("the future did not complete")
+}
+
+// ---- scripted servers and clients ----------------------------------------------------------------
+
+/// How a scripted server answers a connect.
+#[derive(Clone)]
+enum Script {
+    /// Connects after `ms` with these tools.
+    Ok { ms: u64, tools: Value },
+    /// Never answers.
+    Hang,
+    /// Fails with HTTP 500 after `ms`, `times` times, then behaves like `then`.
+    Fail {
+        ms: u64,
+        times: u32,
+        then: Box<Script>,
+    },
+}
+
+#[derive(Clone)]
+struct FakeClient {
+    server: String,
+    tools: Value,
+    closed: Rc<RefCell<Vec<String>>>,
+    calls: Rc<RefCell<Vec<(String, Value)>>>,
+}
+
+/// Per-call options of the fake: the answer to give.
+type Answer = Result<Value, ProtocolError>;
+
+impl PoolClient for FakeClient {
+    type CallOptions = Answer;
+
+    fn list_tools(&self) -> LocalFuture<Result<Value, ProtocolError>> {
+        let tools = self.tools.clone();
+        Box::pin(async move { Ok(json!({ "tools": tools })) })
+    }
+
+    fn set_timeouts(&self, _: Option<u64>, _: Option<u64>) {}
+
+    fn call_tool(&self, tool: &str, arguments: Value, answer: Answer) -> LocalFuture<Answer> {
+        self.calls.borrow_mut().push((tool.to_string(), arguments));
+        Box::pin(async move { answer })
+    }
+
+    fn close(&self) -> LocalFuture<()> {
+        self.closed.borrow_mut().push(self.server.clone());
+        Box::pin(async {})
+    }
+}
+
+struct FakeHost {
+    exec: Rc<Exec>,
+    scripts: Rc<RefCell<BTreeMap<String, Script>>>,
+    connects: Rc<RefCell<Vec<(String, SessionConfig, bool)>>>,
+    closed: Rc<RefCell<Vec<String>>>,
+    calls: Rc<RefCell<Vec<(String, Value)>>>,
+}
+
+fn server_of(url: &str) -> String {
+    url.trim_start_matches("https://")
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+impl PoolHost for FakeHost {
+    type Client = FakeClient;
+
+    fn now(&self) -> u64 {
+        self.exec.now.get()
+    }
+
+    fn spawn(&self, task: LocalFuture<()>) {
+        self.exec.spawned.borrow_mut().push(task);
+    }
+
+    fn sleep(&self, ms: u64) -> LocalFuture<()> {
+        self.exec.sleep(ms)
+    }
+
+    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError> {
+        let mut c = SessionConfig::new(url);
+        c.headers = vec![("x-base".into(), "1".into())];
+        Ok(c)
+    }
+
+    fn connect(
+        &self,
+        session: SessionConfig,
+        gate: Option<OutboundGate>,
+    ) -> LocalFuture<Result<(FakeClient, ServerInfo), PoolError>> {
+        let server = server_of(&session.endpoint);
+        self.connects
+            .borrow_mut()
+            .push((server.clone(), session, gate.is_some()));
+        let script = self.scripts.borrow().get(&server).cloned();
+        let exec = self.exec.clone();
+        let scripts = self.scripts.clone();
+        let client = FakeClient {
+            server: server.clone(),
+            tools: Value::Null,
+            closed: self.closed.clone(),
+            calls: self.calls.clone(),
+        };
+        Box::pin(async move {
+            match script.expect("a script for every server") {
+                Script::Ok { ms, tools } => {
+                    exec.sleep(ms).await;
+                    let info = ServerInfo {
+                        era: Era::Modern,
+                        protocol_version: "2026-07-28".into(),
+                        server_info: None,
+                        capabilities: json!({"tools": {}}),
+                        instructions: Some(format!("{server} instructions")),
+                        supported_versions: vec![],
+                    };
+                    Ok((FakeClient { tools, ..client }, info))
+                }
+                Script::Hang => {
+                    std::future::pending::<()>().await;
+                    unreachable!()
+                }
+                Script::Fail { ms, times, then } => {
+                    exec.sleep(ms).await;
+                    let next = if times > 1 {
+                        Script::Fail {
+                            ms,
+                            times: times - 1,
+                            then,
+                        }
+                    } else {
+                        *then
+                    };
+                    scripts.borrow_mut().insert(server, next);
+                    Err(PoolError::Protocol(ProtocolError::HttpStatus {
+                        status: 500,
+                        body: String::new(),
+                        retry_after_ms: None,
+                    }))
+                }
+            }
+        })
+    }
+}
+
+fn ok(ms: u64, names: &[&str]) -> Script {
+    Script::Ok {
+        ms,
+        tools: tools(names),
+    }
+}
+
+fn failing(ms: u64, times: u32, then: Script) -> Script {
+    Script::Fail {
+        ms,
+        times,
+        then: Box::new(then),
+    }
+}
+
+struct Setup {
+    exec: Rc<Exec>,
+    driver: PoolDriver<FakeHost>,
+    events: Rc<RefCell<Vec<DriverEvent>>>,
+    connects: Rc<RefCell<Vec<(String, SessionConfig, bool)>>>,
+    closed: Rc<RefCell<Vec<String>>>,
+    calls: Rc<RefCell<Vec<(String, Value)>>>,
+}
+
+fn tools(names: &[&str]) -> Value {
+    Value::Array(
+        names
+            .iter()
+            .map(|n| json!({"name": n, "description": format!("the {n} tool"), "inputSchema": {"type": "object"}}))
+            .collect(),
+    )
+}
+
+fn setup(servers: Value, scripts: Vec<(&str, Script)>, options: DriverOptions) -> Setup {
+    let exec = Rc::new(Exec::default());
+    let config = PoolConfig::from_value(&json!({ "mcpServers": servers }), &Vars::new()).unwrap();
+    let host = FakeHost {
+        exec: exec.clone(),
+        scripts: Rc::new(RefCell::new(
+            scripts
+                .into_iter()
+                .map(|(n, s)| (n.to_string(), s))
+                .collect(),
+        )),
+        connects: Rc::default(),
+        closed: Rc::default(),
+        calls: Rc::default(),
+    };
+    let (connects, closed, calls) = (
+        host.connects.clone(),
+        host.closed.clone(),
+        host.calls.clone(),
+    );
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let e = events.clone();
+    let listener: mcp_edge::pool::driver::EventFn =
+        Rc::new(move |ev: &DriverEvent| e.borrow_mut().push(ev.clone()));
+    let driver =
+        PoolDriver::new(host, &config, &Policy::default(), options, Some(listener)).unwrap();
+    Setup {
+        exec,
+        driver,
+        events,
+        connects,
+        closed,
+        calls,
+    }
+}
+
+fn url(server: &str) -> String {
+    format!("https://{server}.example/mcp")
+}
+
+fn state(s: &Setup, server: &str) -> ServerState {
+    s.driver
+        .status()
+        .servers
+        .iter()
+        .find(|x| x.name == server)
+        .unwrap()
+        .state
+}
+
+fn names(s: &Setup) -> Vec<String> {
+    s.driver
+        .tools(ExportFormat::Mcp)
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn moves(s: &Setup, server: &str) -> Vec<(ServerState, ServerState)> {
+    s.events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            DriverEvent::Pool(PoolEvent::StateChanged {
+                server: n,
+                from,
+                to,
+                ..
+            }) if n == server => Some((*from, *to)),
+            _ => None,
+        })
+        .collect()
+}
+
+// ---- tests ---------------------------------------------------------------------------------------
+
+#[test]
+fn a_hanging_and_a_failing_server_stay_isolated_from_a_healthy_one() {
+    let s = setup(
+        json!({
+            "good": {"url": url("good"), "headers": {"X-Base": "server", "X-Token": "t"}},
+            "hang": {"url": url("hang"), "timeoutMs": 1500},
+            "bad": {"url": url("bad")},
+        }),
+        vec![
+            ("good", ok(30, &["add", "echo"])),
+            ("hang", Script::Hang),
+            ("bad", failing(10, 100, Script::Hang)),
+        ],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    let status = block_on(&s.exec, async move { d.connect_all().await });
+    let by_name: BTreeMap<_, _> = status
+        .servers
+        .iter()
+        .map(|x| (x.name.as_str(), x.state))
+        .collect();
+    assert_eq!(by_name["good"], ServerState::Connected);
+    assert_eq!(by_name["hang"], ServerState::Failed);
+    assert_eq!(by_name["bad"], ServerState::Failed);
+    // The hang was cut at its own deadline, and only that attempt was aborted.
+    assert_eq!(
+        s.exec.now.get(),
+        1500,
+        "settled when the hang's deadline passed"
+    );
+    let aborted: Vec<_> = s
+        .events
+        .borrow()
+        .iter()
+        .filter_map(|e| match e {
+            DriverEvent::AttemptAborted { server } => Some(server.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(aborted, vec!["hang"]);
+    assert_eq!(
+        moves(&s, "good"),
+        vec![
+            (ServerState::Pending, ServerState::Connecting),
+            (ServerState::Connecting, ServerState::Connected)
+        ]
+    );
+    assert_eq!(names(&s), vec!["mcp__good__add", "mcp__good__echo"]);
+    // The server's entry overrides the base headers; the connect is bounded by its deadline.
+    let connects = s.connects.borrow();
+    let (_, good, gated) = connects.iter().find(|(n, _, _)| n == "good").unwrap();
+    assert!(!gated);
+    assert!(good.headers.contains(&("x-base".into(), "server".into())));
+    assert!(good.headers.contains(&("x-token".into(), "t".into())));
+    assert_eq!(good.request_timeout_ms, Some(30_000));
+    assert!(good.open_get_stream);
+}
+
+#[test]
+fn calls_route_flatten_and_fail_as_results_and_transport_failures_open_the_breaker() {
+    let s = setup(
+        json!({"good": {"url": url("good")}}),
+        vec![("good", ok(5, &["add"]))],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    let call = |name: &str, answer: Answer| {
+        let d = s.driver.clone();
+        let name = name.to_string();
+        block_on(&s.exec, async move {
+            d.call(&name, json!({"a": 1}), answer).await
+        })
+    };
+    let ok = call(
+        "mcp__good__add",
+        Ok(json!({"content": [{"type": "text", "text": "3"}], "structuredContent": {"sum": 3}})),
+    );
+    assert!(!ok.flat.is_error);
+    assert_eq!(ok.flat.text, "3");
+    assert_eq!(ok.to_json()["raw"]["structuredContent"]["sum"], 3);
+    assert_eq!(s.calls.borrow()[0], ("add".to_string(), json!({"a": 1})));
+    let unknown = call("mcp__nope__x", Ok(json!({})));
+    assert!(unknown.flat.is_error && unknown.raw.is_none());
+    // JSON-RPC errors are answers; network failures count against the tool's breaker.
+    let rpc = call(
+        "mcp__good__add",
+        Err(ProtocolError::Rpc {
+            code: -32602,
+            message: "bad args".into(),
+            data: None,
+        }),
+    );
+    assert!(rpc.flat.is_error && rpc.flat.text.contains("bad args"));
+    let before = s.calls.borrow().len();
+    let mut opened = false;
+    for _ in 0..10 {
+        let r = call(
+            "mcp__good__add",
+            Err(ProtocolError::Network("reset".into())),
+        );
+        assert!(r.flat.is_error);
+        if r.flat.text.contains("failing too often") {
+            opened = true;
+            break;
+        }
+    }
+    assert!(
+        opened,
+        "the breaker opened after repeated transport failures"
+    );
+    let after = s.calls.borrow().len();
+    let r = call("mcp__good__add", Ok(json!({})));
+    assert!(r.flat.is_error && r.flat.text.contains("failing too often"));
+    assert_eq!(
+        s.calls.borrow().len(),
+        after,
+        "an open circuit calls nobody"
+    );
+    assert!(after > before);
+}
+
+#[test]
+fn a_failed_server_is_retried_after_its_backoff_through_the_same_connect_sequence() {
+    let s = setup(
+        json!({"flaky": {"url": url("flaky")}}),
+        vec![("flaky", failing(10, 1, ok(10, &["t"])))],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    assert_eq!(state(&s, "flaky"), ServerState::Failed);
+    assert_eq!(s.exec.armed(), 1, "the retry timer is armed");
+    let retry_at = s.driver.status().servers[0].next_retry_at.unwrap();
+    s.exec
+        .run_until(|| state_is(&s, "flaky", ServerState::Connected), 60_000);
+    assert_eq!(state(&s, "flaky"), ServerState::Connected);
+    assert!(s.exec.now.get() >= retry_at);
+    assert_eq!(names(&s), vec!["mcp__flaky__t"]);
+    assert_eq!(s.connects.borrow().len(), 2);
+    assert_eq!(s.exec.armed(), 0, "nothing left to wait for");
+}
+
+fn state_is(s: &Setup, server: &str, want: ServerState) -> bool {
+    state(s, server) == want
+}
+
+#[test]
+fn edge_mode_gates_every_client_and_keeps_the_get_stream_off() {
+    let options = DriverOptions {
+        edge: true,
+        ..DriverOptions::default()
+    };
+    let s = setup(
+        json!({"a": {"url": url("a")}}),
+        vec![("a", ok(1, &["x"]))],
+        options,
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    let connects = s.connects.borrow();
+    let (_, session, gated) = &connects[0];
+    assert!(*gated, "the client got the pool's outbound gate");
+    assert!(!session.open_get_stream);
+}
+
+#[test]
+fn close_closes_every_client_and_stops_the_timer() {
+    let s = setup(
+        json!({
+            "a": {"url": url("a")},
+            "b": {"url": url("b")},
+            "down": {"url": url("down")},
+        }),
+        vec![
+            ("a", ok(1, &["x"])),
+            ("b", ok(2, &["y"])),
+            ("down", failing(1, 100, Script::Hang)),
+        ],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    assert_eq!(s.exec.armed(), 1, "the retry of `down` is armed");
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.close().await });
+    assert_eq!(*s.closed.borrow(), vec!["a", "b"]);
+    s.exec.run_until(|| false, 1);
+    assert_eq!(s.exec.armed(), 0, "no timer outlives the pool");
+    assert_eq!(state(&s, "a"), ServerState::Disabled);
+    assert_eq!(state(&s, "down"), ServerState::Disabled);
+}
+
+#[test]
+fn a_connect_that_finishes_after_its_deadline_is_closed_and_not_registered() {
+    let s = setup(
+        json!({"late": {"url": url("late"), "timeoutMs": 100}}),
+        vec![("late", ok(250, &["x"]))],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    assert_eq!(state(&s, "late"), ServerState::Failed);
+    // Let the slow connect finish (before the retry starts).
+    s.exec.run_until(|| !s.closed.borrow().is_empty(), 200);
+    assert_eq!(*s.closed.borrow(), vec!["late"]);
+    assert!(names(&s).is_empty());
+    assert_eq!(state(&s, "late"), ServerState::Failed);
+}
+
+#[test]
+fn instructions_are_delivered_once_and_reconnect_of_an_unknown_server_fails() {
+    let s = setup(
+        json!({"a": {"url": url("a")}}),
+        vec![("a", ok(1, &["x"]))],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    let first = s.driver.instructions();
+    assert!(first.text().contains("a instructions"));
+    assert!(s.driver.instructions().is_empty());
+    assert!(matches!(
+        s.driver.reconnect("nope"),
+        Err(PoolError::UnknownServer(_))
+    ));
+    assert!(s.driver.token_estimates(ExportFormat::Anthropic)["a"] > 0);
+}
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

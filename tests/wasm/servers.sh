@@ -1,0 +1,38 @@
+# Sourced by the wasm test runners: starts the local servers the end-to-end suites talk to
+# (server-everything, the Python 2026/2025 server via tests/servers/start-all.sh, and the
+# misbehaving fixture as a coprocess, and a second Python instance with the fault tools that count
+# executions) and exports their URLs for `option_env!` in the suites:
+# MCP_EDGE_EVERYTHING_URL, MCP_EDGE_PY2026_URL, MCP_EDGE_PY2026_ADMIN_URL, MCP_EDGE_PYFAULTS_URL,
+# MCP_EDGE_FIXTURE_URL,
+# MCP_EDGE_FIXTURE_NOCORS_URL, MCP_EDGE_FIXTURE_DEAD_URL. stop_wasm_test_servers stops exactly
+# what was started (call it from an EXIT trap). Run from the repository root.
+
+start_wasm_test_servers() {
+  export MCP_TEST_RUN_DIR="${MCP_TEST_RUN_DIR:-$(mktemp -d)}"
+  wasm_test_servers_started=1
+  tests/servers/start-all.sh >/dev/null
+  # shellcheck disable=SC1091
+  . tests/servers/.ports.env
+  MCP_EDGE_PYFAULTS_URL=$(PY_SERVER_NAME=pyfaults tests/servers/python/start.sh 0 --fault-tools)
+  export MCP_EDGE_PYFAULTS_URL
+  coproc FIXTURE { exec node tests/servers/fixture/server.mjs; }
+  fixture_pid=$FIXTURE_PID
+  fixture_in=${FIXTURE[1]}
+  local banner
+  read -r -t 15 banner <&"${FIXTURE[0]}"
+  port_of() { sed -nE "s/.*\"$1\":([0-9]+).*/\1/p" <<<"$banner"; }
+  export MCP_EDGE_EVERYTHING_URL="$EVERYTHING_URL"
+  export MCP_EDGE_PY2026_URL="$PY2026_URL"
+  export MCP_EDGE_PY2026_ADMIN_URL="$PY2026_ADMIN_URL"
+  export MCP_EDGE_FIXTURE_URL="http://127.0.0.1:$(port_of port)"
+  export MCP_EDGE_FIXTURE_NOCORS_URL="http://127.0.0.1:$(port_of nocorsPort)"
+  export MCP_EDGE_FIXTURE_DEAD_URL="http://127.0.0.1:$(port_of deadPort)"
+}
+
+stop_wasm_test_servers() {
+  [ -n "${wasm_test_servers_started:-}" ] || return 0
+  PY_SERVER_NAME=pyfaults tests/servers/python/stop.sh >/dev/null 2>&1 || true
+  tests/servers/stop-all.sh >/dev/null 2>&1 || true
+  if [ -n "${fixture_in:-}" ]; then exec {fixture_in}>&- 2>/dev/null || true; fi
+  if [ -n "${fixture_pid:-}" ]; then kill "$fixture_pid" 2>/dev/null || true; fi
+}
