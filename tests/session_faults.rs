@@ -737,3 +737,6 @@ fn duplicate_names_within_a_listing_are_reported_and_dropped() {
         "{d}"
     );
 }
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();
