@@ -15,11 +15,11 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
 use mcp_edge::pool::config::{PoolConfig, Vars};
-use mcp_edge::pool::driver::{LocalFuture, PoolClient, PoolHost};
+use mcp_edge::pool::driver::{ClientSignal, LocalFuture, PoolClient, PoolHost};
 use mcp_edge::pool::{
     DriverEvent, DriverOptions, OutboundGate, Policy, PoolDriver, PoolError, PoolEvent, ServerState,
 };
-use mcp_edge::proto::session::{Era, ProtocolError, ServerInfo, SessionConfig};
+use mcp_edge::proto::session::{Era, ListKind, ProtocolError, ServerInfo, SessionConfig};
 use mcp_edge::tools::ExportFormat;
 use serde_json::{json, Value};
 
@@ -170,12 +170,56 @@ enum Script {
     },
 }
 
+/// What a fake server is now, shared by the test and every client of that server.
+#[derive(Default)]
+struct Remote {
+    /// Answers probes.
+    down: Cell<bool>,
+    /// Probes seen.
+    probes: Cell<u32>,
+    /// Replaces the connect script's tools when set (a list that changed).
+    tools: RefCell<Option<Value>>,
+    /// Signals for the current client.
+    signals: RefCell<std::collections::VecDeque<ClientSignal>>,
+    waker: RefCell<Option<Waker>>,
+    /// Lists fetched, by method.
+    lists: RefCell<Vec<String>>,
+}
+
+impl Remote {
+    fn signal(&self, s: ClientSignal) {
+        self.signals.borrow_mut().push_back(s);
+        if let Some(w) = self.waker.borrow_mut().take() {
+            w.wake();
+        }
+    }
+}
+
 #[derive(Clone)]
 struct FakeClient {
     server: String,
     tools: Value,
     closed: Rc<RefCell<Vec<String>>>,
     calls: Rc<RefCell<Vec<(String, Value)>>>,
+    remote: Rc<Remote>,
+    is_closed: Rc<Cell<bool>>,
+}
+
+/// Resolves with the next signal of a fake client (`None` once it is closed).
+struct NextSignal(FakeClient);
+
+impl Future for NextSignal {
+    type Output = Option<ClientSignal>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if self.0.is_closed.get() {
+            return Poll::Ready(None);
+        }
+        if let Some(s) = self.0.remote.signals.borrow_mut().pop_front() {
+            return Poll::Ready(Some(s));
+        }
+        *self.0.remote.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
 }
 
 /// Per-call options of the fake: the answer to give.
@@ -184,9 +228,50 @@ type Answer = Result<Value, ProtocolError>;
 impl PoolClient for FakeClient {
     type CallOptions = Answer;
 
-    fn list_tools(&self) -> LocalFuture<Result<Value, ProtocolError>> {
-        let tools = self.tools.clone();
-        Box::pin(async move { Ok(json!({ "tools": tools })) })
+    fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>> {
+        self.remote
+            .lists
+            .borrow_mut()
+            .push(kind.method().to_string());
+        let tools = self
+            .remote
+            .tools
+            .borrow()
+            .clone()
+            .unwrap_or_else(|| self.tools.clone());
+        let v = match kind {
+            ListKind::Tools => json!({ "tools": tools }),
+            ListKind::Prompts => json!({"prompts": [{"name": "greet"}]}),
+            _ => {
+                json!({"resources": [{"uri": "file:///a", "name": "a"}, {"uri": "file:///b", "name": "b"}]})
+            }
+        };
+        Box::pin(async move { Ok(v) })
+    }
+
+    fn probe(&self, _timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>> {
+        let r = &self.remote;
+        r.probes.set(r.probes.get() + 1);
+        let down = r.down.get();
+        Box::pin(async move {
+            if down {
+                Err(ProtocolError::Network("connection refused".into()))
+            } else {
+                Ok(())
+            }
+        })
+    }
+
+    fn is_connected(&self) -> bool {
+        !self.is_closed.get()
+    }
+
+    fn listen(&self, _filter: Value) -> LocalFuture<Result<Value, ProtocolError>> {
+        Box::pin(std::future::pending())
+    }
+
+    fn next_signal(&self) -> LocalFuture<Option<ClientSignal>> {
+        Box::pin(NextSignal(self.clone()))
     }
 
     fn set_timeouts(&self, _: Option<u64>, _: Option<u64>) {}
@@ -198,6 +283,10 @@ impl PoolClient for FakeClient {
 
     fn close(&self) -> LocalFuture<()> {
         self.closed.borrow_mut().push(self.server.clone());
+        self.is_closed.set(true);
+        if let Some(w) = self.remote.waker.borrow_mut().take() {
+            w.wake();
+        }
         Box::pin(async {})
     }
 }
@@ -208,6 +297,7 @@ struct FakeHost {
     connects: Rc<RefCell<Vec<(String, SessionConfig, bool)>>>,
     closed: Rc<RefCell<Vec<String>>>,
     calls: Rc<RefCell<Vec<(String, Value)>>>,
+    remotes: Rc<RefCell<BTreeMap<String, Rc<Remote>>>>,
 }
 
 fn server_of(url: &str) -> String {
@@ -251,11 +341,19 @@ impl PoolHost for FakeHost {
         let script = self.scripts.borrow().get(&server).cloned();
         let exec = self.exec.clone();
         let scripts = self.scripts.clone();
+        let remote = self
+            .remotes
+            .borrow_mut()
+            .entry(server.clone())
+            .or_default()
+            .clone();
         let client = FakeClient {
             server: server.clone(),
             tools: Value::Null,
             closed: self.closed.clone(),
             calls: self.calls.clone(),
+            remote,
+            is_closed: Rc::default(),
         };
         Box::pin(async move {
             match script.expect("a script for every server") {
@@ -320,6 +418,26 @@ struct Setup {
     connects: Rc<RefCell<Vec<(String, SessionConfig, bool)>>>,
     closed: Rc<RefCell<Vec<String>>>,
     calls: Rc<RefCell<Vec<(String, Value)>>>,
+    remotes: Rc<RefCell<BTreeMap<String, Rc<Remote>>>>,
+    scripts: Rc<RefCell<BTreeMap<String, Script>>>,
+}
+
+impl Setup {
+    /// Makes every later connect of `server` fail.
+    fn scripts_fail(&self, server: &str) {
+        self.scripts
+            .borrow_mut()
+            .insert(server.to_string(), failing(1, 1000, Script::Hang));
+    }
+
+    /// The shared state of the fake `server`.
+    fn remote(&self, server: &str) -> Rc<Remote> {
+        self.remotes
+            .borrow_mut()
+            .entry(server.to_string())
+            .or_default()
+            .clone()
+    }
 }
 
 fn tools(names: &[&str]) -> Value {
@@ -345,11 +463,14 @@ fn setup(servers: Value, scripts: Vec<(&str, Script)>, options: DriverOptions) -
         connects: Rc::default(),
         closed: Rc::default(),
         calls: Rc::default(),
+        remotes: Rc::default(),
     };
-    let (connects, closed, calls) = (
+    let (scripts, connects, closed, calls, remotes) = (
+        host.scripts.clone(),
         host.connects.clone(),
         host.closed.clone(),
         host.calls.clone(),
+        host.remotes.clone(),
     );
     let events = Rc::new(RefCell::new(Vec::new()));
     let e = events.clone();
@@ -364,6 +485,8 @@ fn setup(servers: Value, scripts: Vec<(&str, Script)>, options: DriverOptions) -
         connects,
         closed,
         calls,
+        remotes,
+        scripts,
     }
 }
 
@@ -549,6 +672,98 @@ fn a_failed_server_is_retried_after_its_backoff_through_the_same_connect_sequenc
     assert_eq!(names(&s), vec!["mcp__flaky__t"]);
     assert_eq!(s.connects.borrow().len(), 2);
     assert_eq!(s.exec.armed(), 0, "nothing left to wait for");
+}
+
+#[test]
+fn a_server_that_dies_after_connecting_leaves_the_exports_and_is_reconnected_with_backoff() {
+    let s = setup(
+        json!({"live": {"url": url("live")}, "other": {"url": url("other")}}),
+        vec![("live", ok(5, &["t"])), ("other", ok(5, &["u"]))],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    assert_eq!(names(&s), vec!["mcp__live__t", "mcp__other__u"]);
+    let call = |answer: Answer| {
+        let d = s.driver.clone();
+        block_on(&s.exec, async move {
+            d.call("mcp__live__t", json!({}), answer).await
+        })
+    };
+    // A transport failure while the server still answers its probe: it stays connected.
+    let r = call(Err(ProtocolError::Network("reset".into())));
+    assert!(r.flat.is_error);
+    s.exec.run_until(|| false, 1);
+    assert_eq!(s.remote("live").probes.get(), 1, "the failure was checked");
+    assert_eq!(state(&s, "live"), ServerState::Connected);
+    // Now it is gone: the next transport failure is confirmed by the probe.
+    s.remote("live").down.set(true);
+    call(Err(ProtocolError::Network("connection refused".into())));
+    s.exec.run_until(|| false, 1);
+    assert_eq!(state(&s, "live"), ServerState::Failed);
+    assert_eq!(
+        moves(&s, "live").last(),
+        Some(&(ServerState::Connected, ServerState::Failed)),
+        "the host heard of it"
+    );
+    assert_eq!(
+        names(&s),
+        vec!["mcp__other__u"],
+        "its tools left the exports"
+    );
+    assert!(
+        s.closed.borrow().contains(&"live".to_string()),
+        "its client was closed"
+    );
+    let status = s.driver.status();
+    let live = status.servers.iter().find(|x| x.name == "live").unwrap();
+    let retry_at = live.next_retry_at.expect("a reconnect is scheduled");
+    let delay = retry_at - s.exec.now.get();
+    assert!(
+        (800..=1_000).contains(&delay),
+        "first backoff with jitter: {delay}"
+    );
+    assert_eq!(live.last_error.as_ref().unwrap().code, "NETWORK");
+    // Back up: the scheduled reconnect runs the connect sequence and the tools return.
+    s.remote("live").down.set(false);
+    s.exec
+        .run_until(|| state_is(&s, "live", ServerState::Connected), 60_000);
+    assert!(s.exec.now.get() >= retry_at);
+    assert_eq!(names(&s), vec!["mcp__live__t", "mcp__other__u"]);
+    assert_eq!(
+        s.connects.borrow().iter().filter(|c| c.0 == "live").count(),
+        2
+    );
+}
+
+#[test]
+fn a_lost_session_or_stream_is_checked_and_a_dead_server_reconnected_within_its_budget() {
+    let mut options = DriverOptions::default();
+    options.pool.backoff.max_retries = 2;
+    let s = setup(
+        json!({"live": {"url": url("live")}}),
+        vec![("live", ok(5, &["t"]))],
+        options,
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    // The client reports its notification stream lost; the server does not answer the probe.
+    s.remote("live").down.set(true);
+    s.remote("live").signal(ClientSignal::Lost);
+    s.exec.run_until(|| false, 1);
+    assert_eq!(state(&s, "live"), ServerState::Failed);
+    assert!(names(&s).is_empty());
+    // Every reconnect fails now: after the streak's budget, retries stop (gave up).
+    s.scripts_fail("live");
+    s.exec
+        .run_until(|| s.driver.status().servers[0].gave_up, 600_000);
+    let st = &s.driver.status().servers[0];
+    assert!(st.gave_up && st.next_retry_at.is_none(), "{st:?}");
+    assert_eq!(
+        s.connects.borrow().len(),
+        1 + 2,
+        "one connect and two retries"
+    );
 }
 
 fn state_is(s: &Setup, server: &str, want: ServerState) -> bool {

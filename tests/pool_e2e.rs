@@ -192,3 +192,110 @@ async fn an_undefined_variable_fails_only_its_server_and_never_shows_values() {
     assert!(!text.contains("s3cr3t-value"), "never the value: {text}");
     wait(pool.close()).await.unwrap();
 }
+
+/// Polls `pool.status()` until `server` is in `state` (at most `limit_ms`).
+async fn until_state(
+    pool: &McpPool,
+    server: &str,
+    state: &str,
+    limit_ms: f64,
+) -> serde_json::Value {
+    let start = now();
+    loop {
+        let s = state_of(&to_json(&pool.status()), server);
+        if s["state"] == state || now() - start > limit_ms {
+            return s;
+        }
+        sleep_ms(50).await;
+    }
+}
+
+fn tool_names(pool: &McpPool) -> Vec<String> {
+    to_json(&pool.tools(JsValue::UNDEFINED).unwrap())
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+type Events = std::rc::Rc<std::cell::RefCell<Vec<serde_json::Value>>>;
+
+/// Sets `onEvent` on `options` to a listener that records every event (keep the closure).
+fn collect_events(options: &JsValue) -> (Events, Closure<dyn Fn(JsValue)>) {
+    let events = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let e2 = events.clone();
+    let on_event =
+        Closure::<dyn Fn(JsValue)>::new(move |e: JsValue| e2.borrow_mut().push(to_json(&e)));
+    Reflect::set(options, &"onEvent".into(), on_event.as_ref()).unwrap();
+    (events, on_event)
+}
+
+#[wasm_bindgen_test]
+async fn a_server_that_dies_after_connecting_leaves_the_exports_and_comes_back() {
+    let (url, admin) = flaky("live");
+    let config = serde_json::json!({"mcpServers": {
+        "flaky": {"url": url, "timeoutMs": 3000},
+        "py": {"url": py()},
+    }});
+    let options = json(serde_json::json!({}));
+    let (events, _keep) = collect_events(&options);
+    let pool = McpPool::new(json(config), options).unwrap();
+    wait(pool.connect_all()).await.unwrap();
+    assert_eq!(
+        state_of(&to_json(&pool.status()), "flaky")["state"],
+        "connected"
+    );
+    assert!(tool_names(&pool).contains(&"mcp__flaky__echo".to_string()));
+    let args = json(serde_json::json!({"text": "hi"}));
+    let r = to_json(
+        &wait(pool.call("mcp__flaky__echo".into(), args.clone(), JsValue::UNDEFINED))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    // The server dies: the next call fails at the transport, the pool checks and drops it.
+    http_text("POST", &format!("{admin}&op=down")).await;
+    let r = to_json(
+        &wait(pool.call("mcp__flaky__echo".into(), args.clone(), JsValue::UNDEFINED))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(r["isError"], true, "{r}");
+    let down = until_state(&pool, "flaky", "failed", 10_000.0).await;
+    assert_eq!(down["state"], "failed", "{down}");
+    assert!(
+        down["nextRetryAt"].is_number(),
+        "a reconnect is scheduled: {down}"
+    );
+    let names = tool_names(&pool);
+    assert!(
+        !names.iter().any(|n| n.starts_with("mcp__flaky__")),
+        "{names:?}"
+    );
+    assert!(
+        names.iter().any(|n| n.starts_with("mcp__py__")),
+        "the others stay: {names:?}"
+    );
+    assert!(
+        events.borrow().iter().any(|e| e["type"] == "state"
+            && e["server"] == "flaky"
+            && e["from"] == "connected"
+            && e["to"] == "failed"
+            && e["error"]["code"].is_string()),
+        "{:?}",
+        events.borrow()
+    );
+    // Back up: the backoff's reconnect brings the tools back.
+    http_text("POST", &format!("{admin}&op=up")).await;
+    let up = until_state(&pool, "flaky", "connected", 30_000.0).await;
+    assert_eq!(up["state"], "connected", "{up}");
+    assert!(tool_names(&pool).contains(&"mcp__flaky__echo".to_string()));
+    let r = to_json(
+        &wait(pool.call("mcp__flaky__echo".into(), args, JsValue::UNDEFINED))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    wait(pool.close()).await.unwrap();
+}

@@ -1,6 +1,6 @@
 //! [`McpPool`]: many servers from Rust, and the fetch-backed host the JS `McpPool` shares.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -12,30 +12,104 @@ use serde_json::Value;
 use super::call::{self, Call, CallOptions};
 use super::options::ConnectOptions;
 use crate::client::timer::Timer;
-use crate::client::{Client, ClientOptions};
+use crate::client::{Client, ClientOptions, Notice, NotificationReader};
 use crate::pool::driver::{
-    CallOutcome, DriverEvent, DriverOptions, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost,
+    CallOutcome, ClientSignal, DriverEvent, DriverOptions, EventFn, LocalFuture, PoolClient,
+    PoolDriver, PoolHost,
 };
 use crate::pool::{OutboundGate, Policy, PoolConfig, PoolError, PoolOptions, PoolStatus, Vars};
-use crate::proto::session::{ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig};
+use crate::proto::session::{
+    Event, ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig,
+};
 use crate::tools::export::InstructionsDelta;
 use crate::tools::ExportFormat;
 use crate::transport::timer::now_ms;
 
-impl PoolClient for Client {
+/// A pool's connected client: the client and the pool's one reader of its notifications.
+#[derive(Clone)]
+pub(crate) struct PoolConn {
+    client: Client,
+    reader: Rc<NotificationReader>,
+    lost_told: Rc<Cell<bool>>,
+}
+
+impl PoolConn {
+    fn new(client: Client) -> Self {
+        PoolConn {
+            reader: Rc::new(client.notifications()),
+            client,
+            lost_told: Rc::new(Cell::new(false)),
+        }
+    }
+}
+
+/// The list a `notifications/<list>/list_changed` method names.
+fn changed_list(method: &str) -> Option<ListKind> {
+    match method {
+        "notifications/tools/list_changed" => Some(ListKind::Tools),
+        "notifications/prompts/list_changed" => Some(ListKind::Prompts),
+        "notifications/resources/list_changed" => Some(ListKind::Resources),
+        _ => None,
+    }
+}
+
+impl PoolClient for PoolConn {
     type CallOptions = CallOptions;
 
-    fn list_tools(&self) -> LocalFuture<Result<Value, ProtocolError>> {
-        let client = self.clone();
+    fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>> {
+        let client = self.client.clone();
+        Box::pin(async move { client.list_all(kind, RequestOptions::default()).await })
+    }
+
+    fn probe(&self, timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>> {
+        let client = self.client.clone();
         Box::pin(async move {
-            client
-                .list_all(ListKind::Tools, RequestOptions::default())
-                .await
+            let opts = RequestOptions {
+                timeout_ms: Some(timeout_ms),
+                ..RequestOptions::default()
+            };
+            match client.request("ping", serde_json::json!({}), opts).await {
+                Ok(_) | Err(ProtocolError::Rpc { .. }) => Ok(()),
+                Err(ProtocolError::HttpStatus { status, .. }) if status < 500 => Ok(()),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn is_connected(&self) -> bool {
+        self.client.is_connected()
+    }
+
+    fn listen(&self, filter: Value) -> LocalFuture<Result<Value, ProtocolError>> {
+        let client = self.client.clone();
+        Box::pin(async move {
+            let p = client.listen(filter);
+            client.wait(p).await
+        })
+    }
+
+    fn next_signal(&self) -> LocalFuture<Option<ClientSignal>> {
+        let conn = self.clone();
+        Box::pin(async move {
+            loop {
+                let notice = conn.reader.next().await?;
+                if !conn.lost_told.get()
+                    && (!conn.client.is_connected() || conn.client.notification_stream_lost())
+                {
+                    conn.lost_told.set(true);
+                    return Some(ClientSignal::Lost);
+                }
+                if let Notice::Event(Event::Notification { method, .. }) = notice {
+                    if let Some(kind) = changed_list(&method) {
+                        return Some(ClientSignal::ListChanged(kind));
+                    }
+                }
+            }
         })
     }
 
     fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>) {
-        Client::set_timeouts(self, request_ms, max_total_ms);
+        Client::set_timeouts(&self.client, request_ms, max_total_ms);
     }
 
     fn call_tool(
@@ -44,13 +118,13 @@ impl PoolClient for Client {
         arguments: Value,
         options: CallOptions,
     ) -> LocalFuture<Result<Value, ProtocolError>> {
-        let client = self.clone();
+        let client = self.client.clone();
         let tool = tool.to_string();
         Box::pin(async move { call::call_tool(&client, &tool, arguments, options).await })
     }
 
     fn close(&self) -> LocalFuture<()> {
-        let client = self.clone();
+        let client = self.client.clone();
         Box::pin(async move {
             let _ = client.close().await;
         })
@@ -133,7 +207,7 @@ impl<F: ClientFactory> FetchHost<F> {
 }
 
 impl<F: ClientFactory> PoolHost for FetchHost<F> {
-    type Client = Client;
+    type Client = PoolConn;
 
     fn now(&self) -> u64 {
         (now_ms() - self.epoch).max(0.0) as u64
@@ -155,14 +229,14 @@ impl<F: ClientFactory> PoolHost for FetchHost<F> {
         &self,
         session: SessionConfig,
         gate: Option<OutboundGate>,
-    ) -> LocalFuture<Result<(Client, ServerInfo), PoolError>> {
+    ) -> LocalFuture<Result<(PoolConn, ServerInfo), PoolError>> {
         let options = self.factory.client_options(session).map(|mut o| {
             o.gate = gate;
             o
         });
         Box::pin(async move {
             let (client, info) = Client::connect(options?).await?;
-            Ok((client, info))
+            Ok((PoolConn::new(client), info))
         })
     }
 }

@@ -754,6 +754,17 @@ impl Client {
         self.inner.state.borrow().dropped_notifications
     }
 
+    /// Whether the session is up (2025 era: also while a lost session is being replaced; false
+    /// once that failed, or before connecting, or after closing).
+    pub fn is_connected(&self) -> bool {
+        self.inner.state.borrow().session.is_connected()
+    }
+
+    /// 2025 era: whether the GET stream was given up after its reconnect budget.
+    pub fn notification_stream_lost(&self) -> bool {
+        self.inner.state.borrow().session.notification_stream_lost()
+    }
+
     /// Whether the client was closed.
     pub fn is_closed(&self) -> bool {
         self.inner.state.borrow().session.is_closed()

@@ -544,7 +544,10 @@ impl PoolCore {
         true
     }
 
-    /// A connected server dropped (its session closed or broke). Ignored unless it is connected.
+    /// A connected server dropped after it connected (a call's transport failed and a probe
+    /// confirmed it, its session was lost for good, or its notification stream ended for good):
+    /// it moves to `failed` and, when remote, is retried with the same capped, jittered backoff
+    /// and budget as a failed connect. Ignored unless it is connected.
     pub fn handle_disconnected(&mut self, now: u64, server: &str, error: PoolError) -> bool {
         let stable_after = self.options.backoff.stable_after_ms;
         let Some(s) = self
@@ -560,7 +563,18 @@ impl PoolCore {
             s.streak = 0;
         }
         s.connected_at = None;
+        let local = matches!(
+            s.config.as_ref().map(|c| &c.transport),
+            Ok(Transport::Stdio { .. })
+        );
         self.fail(now, server, error);
+        if local {
+            // Reconnecting is for remote servers; a local process that ended is restarted by
+            // the user (`reconnect`).
+            if let Some(s) = self.servers.get_mut(server) {
+                s.retry_at = None;
+            }
+        }
         true
     }
 

@@ -60,5 +60,51 @@ pub async fn wait(p: Promise) -> Result<JsValue, JsValue> {
     JsFuture::from(p).await
 }
 
+/// Sends `method` to `url` with `fetch` and returns the body text.
+pub async fn http_text(method: &str, url: &str) -> String {
+    use wasm_bindgen::JsCast;
+    let fetch: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"fetch".into())
+        .unwrap()
+        .unchecked_into();
+    let init = json(serde_json::json!({ "method": method }));
+    let resp = wait(
+        fetch
+            .call2(&JsValue::NULL, &url.into(), &init)
+            .unwrap()
+            .unchecked_into(),
+    )
+    .await
+    .unwrap();
+    let text: js_sys::Function = js_sys::Reflect::get(&resp, &"text".into())
+        .unwrap()
+        .unchecked_into();
+    wait(text.call0(&resp).unwrap().unchecked_into())
+        .await
+        .unwrap()
+        .as_string()
+        .unwrap()
+}
+
+/// Resolves after `ms` milliseconds (`setTimeout`).
+pub async fn sleep_ms(ms: i32) {
+    use wasm_bindgen::JsCast;
+    let p = Promise::new(&mut |resolve, _| {
+        let set: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .unwrap()
+            .unchecked_into();
+        set.call2(&JsValue::NULL, &resolve, &ms.into()).unwrap();
+    });
+    wait(p).await.unwrap();
+}
+
+/// A fresh `/mcp-flaky` endpoint of the fixture (its own key) and its admin URL.
+pub fn flaky(tag: &str) -> (String, String) {
+    let key = format!("{tag}-{}", (js_sys::Math::random() * 1e12) as u64);
+    (
+        format!("{}/mcp-flaky?key={key}", fixture()),
+        format!("{}/mcp-flaky/admin?key={key}", fixture()),
+    )
+}
+
 // Both suites that include this module run in the runtime `wasm-pack test` asks for.
 mcp_edge_wasm_test_mode::configure!();

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use serde_json::Value;
 
 use crate::pool::{OutboundGate, PoolError};
-use crate::proto::session::{ProtocolError, ServerInfo, SessionConfig};
+use crate::proto::session::{ListKind, ProtocolError, ServerInfo, SessionConfig};
 
 /// A boxed single-threaded future (no `Send` bound: wasm hosts have one thread).
 pub type LocalFuture<T> = Pin<Box<dyn Future<Output = T>>>;
@@ -43,13 +43,39 @@ pub trait PoolHost: 'static {
     ) -> LocalFuture<Result<(Self::Client, ServerInfo), PoolError>>;
 }
 
+/// What a connected client tells the pool between calls ([`PoolClient::next_signal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClientSignal {
+    /// The server sent `notifications/<list>/list_changed` (tools, prompts or resources); the
+    /// client already dropped its cached copy of that list.
+    ListChanged(ListKind),
+    /// The session is gone for good (2025 era: a new session could not be set up) or its
+    /// notification stream was given up after its reconnect budget: the pool checks the server.
+    Lost,
+}
+
 /// A connected client as the pool uses it. Cheap to clone (a shared handle).
 pub trait PoolClient: Clone + 'static {
     /// Per-call options of this target (progress callback, cancellation, timeout).
     type CallOptions;
 
-    /// Lists every page of the server's tools: the `{"tools": [...]}` object.
-    fn list_tools(&self) -> LocalFuture<Result<Value, ProtocolError>>;
+    /// Lists every page of `kind`: the `{"tools": [...]}` (`prompts`, `resources`) object.
+    fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>>;
+
+    /// Asks the server for any answer within `timeout_ms` (`ping`; a JSON-RPC error is an
+    /// answer too, 2026-07-28 servers have no `ping`): the pool's liveness probe.
+    fn probe(&self, timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>>;
+
+    /// Whether the session is up (false once a lost 2025-era session could not be replaced).
+    fn is_connected(&self) -> bool;
+
+    /// 2026-07-28: opens a `subscriptions/listen` stream for `filter`; resolves when the stream
+    /// ends for good (the client's own reconnects gave up, or it was closed).
+    fn listen(&self, filter: Value) -> LocalFuture<Result<Value, ProtocolError>>;
+
+    /// The next signal; `None` once the client is closed. One reader at a time (the pool's).
+    fn next_signal(&self) -> LocalFuture<Option<ClientSignal>>;
 
     /// Changes the per-request timeouts of later requests.
     fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>);

@@ -26,7 +26,7 @@ pub mod host;
 mod timer;
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -34,13 +34,13 @@ use std::task::{Context, Poll, Waker};
 
 use serde_json::{json, Value};
 
-pub use host::{LocalFuture, PoolClient, PoolHost};
+pub use host::{ClientSignal, LocalFuture, PoolClient, PoolHost};
 
 use super::{
     Attempt, BreakerConfig, BreakerSet, ConnectInfo, OutboundGate, Policy, PoolConfig, PoolCore,
     PoolError, PoolEvent, PoolOptions, PoolStatus, ServerState, Transport, EDGE_MAX_OUTBOUND,
 };
-use crate::proto::session::ProtocolError;
+use crate::proto::session::{Era, ListKind, ProtocolError};
 use crate::tools::adapt::FlatResult;
 use crate::tools::export::{InstructionsDelta, InstructionsTracker};
 use crate::tools::{flatten_result, AdaptOptions, ExportFormat, ToolRegistry};
@@ -117,11 +117,20 @@ impl CallOutcome {
     }
 }
 
+/// A connected server's client and the attempt that connected it (signals of an older client
+/// are ignored).
+struct Conn<C> {
+    client: C,
+    attempt: u64,
+}
+
 struct State<C> {
     core: PoolCore,
     registry: ToolRegistry,
     breakers: BreakerSet,
-    clients: BTreeMap<String, C>,
+    clients: BTreeMap<String, Conn<C>>,
+    /// Servers whose liveness probe is running.
+    probing: BTreeSet<String>,
     settled: Vec<Waker>,
     timer: Option<timer::Armed>,
     instructions: InstructionsTracker,
@@ -191,9 +200,15 @@ fn pump<H: PoolHost>(inner: &Rc<Inner<H>>) {
             } = &e
             {
                 if *from == ServerState::Connected && *to != ServerState::Connected {
-                    let mut st = inner.state.borrow_mut();
-                    st.registry.remove_server(server);
-                    st.clients.remove(server);
+                    let gone = {
+                        let mut st = inner.state.borrow_mut();
+                        st.registry.remove_server(server);
+                        st.clients.remove(server)
+                    };
+                    // Closing ends its notification stream, its watcher and its retries.
+                    if let Some(c) = gone {
+                        inner.host.spawn(c.client.close());
+                    }
                 }
             }
             inner.emit(DriverEvent::Pool(e));
@@ -240,7 +255,8 @@ fn schedule<H: PoolHost>(inner: &Rc<Inner<H>>) {
 /// The connect sequence of one attempt: connect, list the tools, register them, report.
 async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
     let config = inner.state.borrow().core.config(&attempt.server).cloned();
-    let result: Result<(H::Client, ConnectInfo, Value, Option<String>), PoolError> = async {
+    type Connected<C> = (C, ConnectInfo, Value, Option<String>, Value);
+    let result: Result<Connected<H::Client>, PoolError> = async {
         let config = config.ok_or_else(|| PoolError::UnknownServer(attempt.server.clone()))?;
         let (url, headers) = match &config.transport {
             Transport::Http { url, headers } => (url.clone(), headers.clone()),
@@ -266,7 +282,10 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             session.open_get_stream = false;
         }
         let (client, info) = inner.host.connect(session, inner.gate.clone()).await?;
-        let tools = client.list_tools().await.map_err(PoolError::from)?;
+        let tools = client
+            .list(ListKind::Tools)
+            .await
+            .map_err(PoolError::from)?;
         client.set_timeouts(defaults.0, defaults.1);
         let list = tools.get("tools").cloned().unwrap_or(json!([]));
         let ci = ConnectInfo {
@@ -274,37 +293,203 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             protocol_version: Some(info.protocol_version.clone()),
             tool_count: 0,
         };
-        Ok((client, ci, list, info.instructions))
+        Ok((client, ci, list, info.instructions, info.capabilities))
     }
     .await;
     let now = inner.host.now();
-    {
-        let mut st = inner.state.borrow_mut();
-        match result {
-            Ok((client, mut info, list, instructions)) => {
-                let category = st.core.config(&attempt.server).and_then(|c| c.category);
-                let tools = list.as_array().cloned().unwrap_or_default();
-                let count =
-                    st.registry
-                        .set_server_tools(&attempt.server, category, instructions, &tools);
-                info.tool_count = count;
-                if st.core.handle_connected(now, &attempt, info) {
-                    st.clients.insert(attempt.server.clone(), client);
-                } else {
-                    // Too late (timed out or disabled meanwhile): undo.
-                    st.registry.remove_server(&attempt.server);
-                    drop(st);
-                    inner.host.spawn(client.close());
-                    pump(&inner);
-                    return;
-                }
+    let mut st = inner.state.borrow_mut();
+    match result {
+        Ok((client, mut info, list, instructions, capabilities)) => {
+            let category = st.core.config(&attempt.server).and_then(|c| c.category);
+            let tools = list.as_array().cloned().unwrap_or_default();
+            let count =
+                st.registry
+                    .set_server_tools(&attempt.server, category, instructions, &tools);
+            info.tool_count = count;
+            let era = info.era;
+            if st.core.handle_connected(now, &attempt, info) {
+                let conn = Conn {
+                    client: client.clone(),
+                    attempt: attempt.id,
+                };
+                st.clients.insert(attempt.server.clone(), conn);
+                drop(st);
+                watch(&inner, &attempt, client, era, &capabilities);
+            } else {
+                // Too late (timed out or disabled meanwhile): undo.
+                st.registry.remove_server(&attempt.server);
+                drop(st);
+                inner.host.spawn(client.close());
             }
-            Err(e) => {
-                st.core.handle_connect_failed(now, &attempt, e);
-            }
+        }
+        Err(e) => {
+            st.core.handle_connect_failed(now, &attempt, e);
+            drop(st);
         }
     }
     pump(&inner);
+}
+
+/// Whether `attempt`'s client is still the one in use for `server`.
+fn is_current<H: PoolHost>(inner: &Inner<H>, server: &str, attempt: u64) -> bool {
+    inner
+        .state
+        .borrow()
+        .clients
+        .get(server)
+        .is_some_and(|c| c.attempt == attempt)
+}
+
+/// The liveness and list watchers of a freshly connected client: its signals (list changes, a
+/// lost session or stream) and, for 2026-07-28 servers that announce list changes, a
+/// `subscriptions/listen` stream whose end for good makes the pool check the server.
+fn watch<H: PoolHost>(
+    inner: &Rc<Inner<H>>,
+    attempt: &Attempt,
+    client: H::Client,
+    era: Option<Era>,
+    capabilities: &Value,
+) {
+    let (server, id) = (attempt.server.clone(), attempt.id);
+    let weak = Rc::downgrade(inner);
+    let c = client.clone();
+    let name = server.clone();
+    inner.host.spawn(Box::pin(async move {
+        while let Some(signal) = c.next_signal().await {
+            let Some(inner) = weak.upgrade() else { return };
+            if !is_current(&inner, &name, id) {
+                return;
+            }
+            match signal {
+                ClientSignal::Lost => suspect(&inner, &name, id, None),
+                ClientSignal::ListChanged(kind) => refresh(&inner, &name, id, kind).await,
+            }
+        }
+    }));
+    let filter = listen_filter(capabilities);
+    let edge_without_stream = inner.gate.is_some() && !inner.get_stream_in_edge;
+    if era != Some(Era::Modern)
+        || filter.as_object().is_some_and(|m| m.is_empty())
+        || edge_without_stream
+    {
+        return;
+    }
+    let weak = Rc::downgrade(inner);
+    inner.host.spawn(Box::pin(async move {
+        let ended = client.listen(filter).await;
+        let Some(inner) = weak.upgrade() else { return };
+        if is_current(&inner, &server, id) {
+            suspect(&inner, &server, id, ended.err());
+        }
+    }));
+}
+
+/// The `subscriptions/listen` filter for the list changes a server's capabilities announce
+/// (MCP 2026-07-28 `basic/patterns/subscriptions`).
+fn listen_filter(capabilities: &Value) -> Value {
+    let mut m = serde_json::Map::new();
+    for (cap, key) in [
+        ("tools", "toolsListChanged"),
+        ("prompts", "promptsListChanged"),
+        ("resources", "resourcesListChanged"),
+    ] {
+        if capabilities
+            .get(cap)
+            .and_then(|c| c.get("listChanged"))
+            .and_then(Value::as_bool)
+            == Some(true)
+        {
+            m.insert(key.into(), Value::Bool(true));
+        }
+    }
+    Value::Object(m)
+}
+
+/// Errors that say the server may be gone (rather than that it answered): the pool checks it.
+fn is_transport_failure(e: &ProtocolError) -> bool {
+    match e {
+        ProtocolError::HttpStatus { status, .. } => *status >= 500 && *status != 503,
+        _ => matches!(
+            e,
+            ProtocolError::Network(_)
+                | ProtocolError::Cors(_)
+                | ProtocolError::StreamDropped { .. }
+                | ProtocolError::Timeout { .. }
+                | ProtocolError::NotConnected
+                | ProtocolError::Closed
+        ),
+    }
+}
+
+/// Something suggests `server` (connected by attempt `id`) is gone: unless its session is
+/// already lost for good, probe it once; a failed probe (or a lost session) reports it
+/// disconnected, which removes its tools, tells the listener and schedules the reconnect.
+fn suspect<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, error: Option<ProtocolError>) {
+    let (client, timeout) = {
+        let mut st = inner.state.borrow_mut();
+        let Some(c) = st.clients.get(server).filter(|c| c.attempt == id) else {
+            return;
+        };
+        let client = c.client.clone();
+        if !st.probing.insert(server.to_string()) {
+            return;
+        }
+        let timeout = st
+            .core
+            .config(server)
+            .and_then(|c| c.timeout_ms)
+            .unwrap_or(st.core.options().default_timeout_ms);
+        (client, timeout)
+    };
+    let inner = inner.clone();
+    let server = server.to_string();
+    let host = inner.clone();
+    host.host.spawn(Box::pin(async move {
+        let verdict = if client.is_connected() {
+            client.probe(timeout).await.err()
+        } else {
+            Some(error.unwrap_or(ProtocolError::NotConnected))
+        };
+        inner.state.borrow_mut().probing.remove(&server);
+        let Some(mut e) = verdict else { return };
+        if let ProtocolError::Cors(_) = e {
+            // This origin reached the server before, so CORS was fine: a browser reports a
+            // server that went away exactly like a CORS refusal. It is a network failure here
+            // (retried), not a configuration error.
+            e = ProtocolError::Network(
+                "the server stopped answering (a browser reports this as a CORS failure)".into(),
+            );
+        }
+        if !is_current(&inner, &server, id) {
+            return;
+        }
+        let now = inner.host.now();
+        let changed =
+            inner
+                .state
+                .borrow_mut()
+                .core
+                .handle_disconnected(now, &server, PoolError::Protocol(e));
+        if changed {
+            pump(&inner);
+        }
+    }));
+}
+
+/// A list of `server` changed: fetch it again (the client dropped its cached copy), run the
+/// pinning check over new tools and update the exports.
+async fn refresh<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, kind: ListKind) {
+    let Some(client) = inner
+        .state
+        .borrow()
+        .clients
+        .get(server)
+        .filter(|c| c.attempt == id)
+        .map(|c| c.client.clone())
+    else {
+        return;
+    };
+    let _ = (client, kind);
 }
 
 /// Whether no server is pending or connecting.
@@ -359,6 +544,7 @@ impl<H: PoolHost> PoolDriver<H> {
                 registry: ToolRegistry::new(options.adapt, Default::default()),
                 breakers: BreakerSet::new(options.breaker),
                 clients: BTreeMap::new(),
+                probing: BTreeSet::new(),
                 settled: Vec::new(),
                 timer: None,
                 instructions: InstructionsTracker::default(),
@@ -422,7 +608,7 @@ impl<H: PoolHost> PoolDriver<H> {
             match st.registry.route(name) {
                 Ok((server, tool)) => match st.breakers.try_call(name, now) {
                     Ok(()) => match st.clients.get(&server) {
-                        Some(c) => Ok((c.clone(), tool)),
+                        Some(c) => Ok((c.client.clone(), c.attempt, server, tool)),
                         None => Err((
                             "NOT_CONNECTED",
                             format!("server {server:?} is not connected"),
@@ -433,7 +619,7 @@ impl<H: PoolHost> PoolDriver<H> {
                 Err(e) => Err((e.code(), e.to_string())),
             }
         };
-        let (client, tool) = match routed {
+        let (client, attempt, server, tool) = match routed {
             Ok(x) => x,
             Err((code, message)) => return CallOutcome::failed(code, message),
         };
@@ -441,6 +627,11 @@ impl<H: PoolHost> PoolDriver<H> {
         let now = inner.host.now();
         let ok = counts_as_success(&outcome);
         inner.state.borrow_mut().breakers.record(name, now, ok);
+        if let Err(e) = &outcome {
+            if is_transport_failure(e) || !client.is_connected() {
+                suspect(inner, &server, attempt, Some(e.clone()));
+            }
+        }
         match outcome {
             Ok(v) => CallOutcome {
                 flat: flatten_result(&v, &inner.adapt),
@@ -476,7 +667,10 @@ impl<H: PoolHost> PoolDriver<H> {
                 let _ = st.core.disable(&n);
             }
             st.timer = None;
-            std::mem::take(&mut st.clients).into_values().collect()
+            std::mem::take(&mut st.clients)
+                .into_values()
+                .map(|c| c.client)
+                .collect()
         };
         for c in clients {
             c.close().await;

@@ -672,6 +672,7 @@ impl Session {
         g.failures += 1;
         if g.failures > policy.max_attempts {
             self.get_stream = None;
+            self.stream_lost = true;
             self.events.push_back(Event::Diagnostic {
                 message: "gave up on the GET stream: the server kept refusing it (429/503)".into(),
             });
@@ -695,6 +696,7 @@ impl Session {
         g.failures += 1;
         if g.failures > policy.max_attempts {
             self.get_stream = None;
+            self.stream_lost = true;
             self.events.push_back(Event::Diagnostic {
                 message: format!(
                     "gave up on the GET stream after {} reconnects without a message",

@@ -194,6 +194,8 @@ pub struct Session {
     repeatable_tools: HashSet<String>,
     tools_listed: bool,
     get_stream: Option<GetStream>,
+    /// 2025 era: the GET stream was given up after its reconnect budget (not refused by design).
+    stream_lost: bool,
     rng: u64,
     /// stdio: lines to write, and exchanges accepted as soon as they are written.
     lines: VecDeque<Vec<u8>>,
@@ -235,6 +237,7 @@ impl Session {
             repeatable_tools: HashSet::new(),
             tools_listed: false,
             get_stream: None,
+            stream_lost: false,
             rng,
             lines: VecDeque::new(),
             written: VecDeque::new(),
@@ -266,6 +269,12 @@ impl Session {
     /// Whether the session is connected.
     pub fn is_connected(&self) -> bool {
         matches!(self.phase, Phase::Connected | Phase::Reinitializing(_))
+    }
+    /// 2025 era: whether the GET stream (the channel of the server's notifications) was given up
+    /// after its reconnect budget: the server stopped answering it, so a host should check the
+    /// server is still there (a pool does).
+    pub fn notification_stream_lost(&self) -> bool {
+        self.stream_lost
     }
     /// Whether the session was closed.
     pub fn is_closed(&self) -> bool {
