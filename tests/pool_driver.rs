@@ -184,6 +184,8 @@ struct Remote {
     waker: RefCell<Option<Waker>>,
     /// Lists fetched, by method.
     lists: RefCell<Vec<String>>,
+    /// The capabilities it declares (default: tools only).
+    capabilities: RefCell<Option<Value>>,
 }
 
 impl Remote {
@@ -352,7 +354,7 @@ impl PoolHost for FakeHost {
             tools: Value::Null,
             closed: self.closed.clone(),
             calls: self.calls.clone(),
-            remote,
+            remote: remote.clone(),
             is_closed: Rc::default(),
         };
         Box::pin(async move {
@@ -363,7 +365,11 @@ impl PoolHost for FakeHost {
                         era: Era::Modern,
                         protocol_version: "2026-07-28".into(),
                         server_info: None,
-                        capabilities: json!({"tools": {}}),
+                        capabilities: remote
+                            .capabilities
+                            .borrow()
+                            .clone()
+                            .unwrap_or(json!({"tools": {}})),
                         instructions: Some(format!("{server} instructions")),
                         supported_versions: vec![],
                     };
@@ -763,6 +769,58 @@ fn a_lost_session_or_stream_is_checked_and_a_dead_server_reconnected_within_its_
         s.connects.borrow().len(),
         1 + 2,
         "one connect and two retries"
+    );
+}
+
+#[test]
+fn a_list_changed_signal_refetches_the_list_updates_the_exports_and_tells_the_host() {
+    let s = setup(
+        json!({"srv": {"url": url("srv")}}),
+        vec![("srv", ok(5, &["a"]))],
+        DriverOptions::default(),
+    );
+    s.remote("srv").capabilities.replace(Some(
+        json!({"tools": {"listChanged": true}, "prompts": {"listChanged": true}}),
+    ));
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    assert_eq!(names(&s), vec!["mcp__srv__a"]);
+    assert_eq!(s.driver.status().servers[0].prompt_count, 1);
+    assert_eq!(
+        *s.remote("srv").lists.borrow(),
+        vec!["tools/list", "prompts/list"],
+        "resources are not asked of a server that does not declare them"
+    );
+    // The server adds a tool and says so.
+    s.remote("srv").tools.replace(Some(tools(&["a", "b"])));
+    s.remote("srv")
+        .signal(ClientSignal::ListChanged(ListKind::Tools));
+    s.exec.run_until(|| false, 1);
+    assert_eq!(names(&s), vec!["mcp__srv__a", "mcp__srv__b"]);
+    assert_eq!(s.driver.status().servers[0].tool_count, 2);
+    assert!(s.events.borrow().iter().any(|e| matches!(e,
+        DriverEvent::ListChanged { server, list: ListKind::Tools, count: 2 } if server == "srv")));
+    assert!(s
+        .events
+        .borrow()
+        .iter()
+        .any(|e| matches!(e, DriverEvent::Pool(PoolEvent::ToolCount { count: 2, .. }))));
+    // Prompts too.
+    s.remote("srv")
+        .signal(ClientSignal::ListChanged(ListKind::Prompts));
+    s.exec.run_until(|| false, 1);
+    assert_eq!(s.remote("srv").lists.borrow().len(), 4);
+    assert!(s.events.borrow().iter().any(|e| matches!(
+        e,
+        DriverEvent::ListChanged {
+            list: ListKind::Prompts,
+            count: 1,
+            ..
+        }
+    )));
+    assert_eq!(
+        s.driver.offered(ListKind::Prompts),
+        vec![json!({"server": "srv", "prompt": {"name": "greet"}})]
     );
 }
 

@@ -299,3 +299,91 @@ async fn a_server_that_dies_after_connecting_leaves_the_exports_and_comes_back()
     assert_eq!(r["isError"], false, "{r}");
     wait(pool.close()).await.unwrap();
 }
+
+/// Polls until `events` holds one that `want` accepts (at most `limit_ms`).
+async fn until_event(
+    events: &Events,
+    limit_ms: f64,
+    want: impl Fn(&serde_json::Value) -> bool,
+) -> bool {
+    let start = now();
+    while now() - start < limit_ms {
+        if events.borrow().iter().any(&want) {
+            return true;
+        }
+        sleep_ms(50).await;
+    }
+    false
+}
+
+#[wasm_bindgen_test]
+async fn list_changed_refetches_past_the_clients_cache_and_updates_the_exports() {
+    // The fixture's tool list may be cached for 10 minutes: only the client's invalidation on
+    // notifications/tools/list_changed (the session's cache) lets the pool's refetch see the change.
+    let (url, admin) = flaky("lists");
+    let config = serde_json::json!({"mcpServers": {"flaky": {"url": url, "timeoutMs": 5000}}});
+    let options = json(serde_json::json!({}));
+    let (events, _keep) = collect_events(&options);
+    let pool = McpPool::new(json(config), options).unwrap();
+    wait(pool.connect_all()).await.unwrap();
+    assert_eq!(tool_names(&pool), vec!["mcp__flaky__echo"]);
+    // Wait for the pool's subscriptions/listen stream before changing the list.
+    let start = now();
+    while !http_text("GET", &admin).await.contains("\"listens\":1") && now() - start < 5_000.0 {
+        sleep_ms(50).await;
+    }
+    http_text("POST", &format!("{admin}&op=change")).await;
+    let heard = until_event(&events, 10_000.0, |e| {
+        e["type"] == "listChanged" && e["server"] == "flaky" && e["list"] == "tools"
+    })
+    .await;
+    assert!(heard, "{:?}", events.borrow());
+    assert_eq!(
+        tool_names(&pool),
+        vec!["mcp__flaky__echo", "mcp__flaky__extra_2"]
+    );
+    let counters = http_text("GET", &admin).await;
+    assert!(
+        counters.contains("\"lists\":2"),
+        "one fetch at connect, one after the change: {counters}"
+    );
+    assert_eq!(state_of(&to_json(&pool.status()), "flaky")["toolCount"], 2);
+    wait(pool.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_tool_added_at_runtime_reaches_the_exports_in_both_eras() {
+    let config = serde_json::json!({"mcpServers": {
+        "modern": {"url": py()},
+        "legacy": {"url": format!("{}?era=legacy", py()), "protocol": "2025-11-25"},
+    }});
+    let options = json(serde_json::json!({}));
+    let (events, _keep) = collect_events(&options);
+    let pool = McpPool::new(json(config), options).unwrap();
+    let status = to_json(&wait(pool.connect_all()).await.unwrap());
+    assert_eq!(state_of(&status, "legacy")["era"], "legacy", "{status}");
+    assert_eq!(state_of(&status, "modern")["era"], "modern", "{status}");
+    let tag = format!("rt{}", (js_sys::Math::random() * 1e9) as u64);
+    // Give the modern server's listen stream a moment to be acknowledged.
+    sleep_ms(300).await;
+    let r = to_json(
+        &wait(pool.call(
+            "mcp__legacy__add_tool".into(),
+            json(serde_json::json!({"name": tag})),
+            JsValue::UNDEFINED,
+        ))
+        .await
+        .unwrap(),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    for server in ["legacy", "modern"] {
+        let heard = until_event(&events, 10_000.0, |e| {
+            e["type"] == "listChanged" && e["server"] == server && e["list"] == "tools"
+        })
+        .await;
+        assert!(heard, "{server}: {:?}", events.borrow());
+        let want = format!("mcp__{server}__{tag}");
+        assert!(tool_names(&pool).contains(&want), "{want}");
+    }
+    wait(pool.close()).await.unwrap();
+}

@@ -114,7 +114,8 @@ fn one_hung_server_does_not_delay_the_others() {
         ConnectInfo {
             era: Some(Era::Modern),
             protocol_version: Some("2026-07-28".into()),
-            tool_count: 3
+            tool_count: 3,
+            ..ConnectInfo::default()
         }
     ));
     let cc = p.next_to_connect(10).unwrap();
@@ -459,6 +460,7 @@ fn events_and_status_serialisation() {
             era: Some(Era::Legacy),
             protocol_version: Some("2025-11-25".into()),
             tool_count: 1,
+            ..ConnectInfo::default()
         },
     );
     p.set_tool_count("s", 5);
@@ -499,13 +501,14 @@ fn events_and_status_serialisation() {
             era: Some(Era::Legacy),
             protocol_version: Some("2025-11-25".into()),
             tool_count: 1,
+            ..ConnectInfo::default()
         },
     );
     let v = serde_json::to_value(q.status()).unwrap();
     assert_eq!(
         v,
         json!({"servers": [{"name": "s", "state": "connected", "transport": "http", "lastError": null,
-            "toolCount": 1, "era": "legacy", "protocolVersion": "2025-11-25", "retries": 0,
+            "toolCount": 1, "promptCount": 0, "resourceCount": 0, "era": "legacy", "protocolVersion": "2025-11-25", "retries": 0,
             "nextRetryAt": null, "deadline": null, "gaveUp": false}]})
     );
     assert_eq!(

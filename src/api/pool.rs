@@ -433,6 +433,16 @@ impl McpPool {
         self.driver.token_estimates(format)
     }
 
+    /// Every connected server's prompts as `{"server": name, "prompt": {...}}`.
+    pub fn prompts(&self) -> Vec<Value> {
+        self.driver.offered(ListKind::Prompts)
+    }
+
+    /// Every connected server's resources as `{"server": name, "resource": {...}}`.
+    pub fn resources(&self) -> Vec<Value> {
+        self.driver.offered(ListKind::Resources)
+    }
+
     /// Calls `mcp__<server>__<tool>`. Never fails: tool failures, protocol errors, an open
     /// circuit or a server that is down come back as an `is_error` result for the model.
     pub fn call(&self, name: &str, arguments: Value) -> Call<CallOutcome> {

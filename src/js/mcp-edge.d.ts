@@ -253,6 +253,10 @@ export interface ServerStatus {
   transport: "http" | "stdio" | null;
   lastError: { code: McpErrorCode; message: string } | null;
   toolCount: number;
+  /** Prompts it offers (servers that declare `prompts`), 0 unless connected. */
+  promptCount: number;
+  /** Resources it offers (servers that declare `resources`), 0 unless connected. */
+  resourceCount: number;
   era: "modern" | "legacy" | null;
   protocolVersion: string | null;
   retries: number;
@@ -262,10 +266,17 @@ export interface ServerStatus {
 }
 export interface PoolStatus { servers: ServerStatus[] }
 
-/** What `onEvent` receives: a server changed state, or a connect attempt ran out of time. */
+/**
+ * What `onEvent` receives: a server changed state (also when a connected one stopped answering:
+ * `connected` -> `failed`, reconnected with backoff), a connect attempt ran out of time, a server
+ * said a list changed (the pool fetched it again; for tools it ran the pinning check and updated
+ * the exports), or a connected server's exported tool count changed.
+ */
 export type PoolEvent =
   | { type: "state"; server: string; from: ServerState; to: ServerState; error: { code: McpErrorCode; message: string } | null }
-  | { type: "attemptAborted"; server: string };
+  | { type: "attemptAborted"; server: string }
+  | { type: "listChanged"; server: string; list: "tools" | "prompts" | "resources"; count: number }
+  | { type: "toolCount"; server: string; count: number };
 
 export type ToolFormat = "openai" | "openai-responses" | "anthropic" | "mcp";
 
@@ -302,6 +313,10 @@ export class McpPool {
    */
   instructions(): { text: string; joined: string[]; left: string[] };
   tokenEstimates(format: ToolFormat): Record<string, number>;
+  /** The prompts of every connected server that declares `prompts`, by server. */
+  prompts(): { server: string; prompt: Prompt }[];
+  /** The resources of every connected server that declares `resources`, by server. */
+  resources(): { server: string; resource: Resource }[];
   /** Always resolves; failures come back as `isError` results. */
   call(name: string, args?: JsonObject, options?: CallOptions): Promise<FlatToolResult>;
   reconnect(server: string): void;

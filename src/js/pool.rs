@@ -12,7 +12,7 @@ use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
 use crate::client::ClientOptions;
 use crate::pool::driver::{DriverEvent, EventFn};
 use crate::pool::{Policy, PoolDriver, PoolError, PoolEvent, Vars};
-use crate::proto::session::SessionConfig;
+use crate::proto::session::{ListKind, SessionConfig};
 use crate::tools::ExportFormat;
 
 /// The JS pool's client options: the constructor's options object, read again for every
@@ -78,6 +78,18 @@ fn event_to_js(e: &DriverEvent) -> Value {
         }
         DriverEvent::Pool(PoolEvent::ToolCount { server, count }) => {
             json!({"type": "toolCount", "server": server, "count": count})
+        }
+        DriverEvent::ListChanged {
+            server,
+            list,
+            count,
+        } => {
+            let list = match list {
+                ListKind::Tools => "tools",
+                ListKind::Prompts => "prompts",
+                _ => "resources",
+            };
+            json!({"type": "listChanged", "server": server, "list": list, "count": count})
         }
     }
 }
@@ -161,6 +173,17 @@ impl McpPool {
             .map(|(server, _)| server.as_str())
             .collect();
         to_js(&json!({"text": delta.text(), "joined": joined, "left": delta.left}))
+    }
+
+    /// Every connected server's prompts as `{server, prompt}` (servers that declare `prompts`).
+    pub fn prompts(&self) -> JsValue {
+        to_js(&Value::Array(self.driver.offered(ListKind::Prompts)))
+    }
+
+    /// Every connected server's resources as `{server, resource}` (servers that declare
+    /// `resources`).
+    pub fn resources(&self) -> JsValue {
+        to_js(&Value::Array(self.driver.offered(ListKind::Resources)))
     }
 
     /// Estimated tokens each server's tool definitions cost in `format`.

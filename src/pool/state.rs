@@ -206,6 +206,10 @@ pub struct ConnectInfo {
     pub protocol_version: Option<String>,
     /// How many tools the server exports (after naming, pinning and adaption).
     pub tool_count: usize,
+    /// How many prompts it offers (0 without the `prompts` capability).
+    pub prompt_count: usize,
+    /// How many resources it offers (0 without the `resources` capability).
+    pub resource_count: usize,
 }
 
 /// What the pool reports.
@@ -248,6 +252,8 @@ struct Server {
     off: Option<Off>,
     last_error: Option<PoolError>,
     tool_count: usize,
+    prompt_count: usize,
+    resource_count: usize,
     era: Option<Era>,
     protocol_version: Option<String>,
     attempt: Option<Attempt>,
@@ -281,6 +287,10 @@ pub struct ServerStatus {
     pub last_error: Option<ErrorStatus>,
     /// Exported tools (0 unless connected).
     pub tool_count: usize,
+    /// Prompts it offers (0 unless connected).
+    pub prompt_count: usize,
+    /// Resources it offers (0 unless connected).
+    pub resource_count: usize,
     /// `modern` (2026-07-28) or `legacy` (2025 era), once connected.
     pub era: Option<&'static str>,
     /// The protocol version in use.
@@ -339,6 +349,8 @@ impl PoolCore {
                 off: None,
                 last_error: None,
                 tool_count: 0,
+                prompt_count: 0,
+                resource_count: 0,
                 era: None,
                 protocol_version: None,
                 attempt: None,
@@ -456,6 +468,8 @@ impl PoolCore {
         }
         if to != ServerState::Connected {
             s.tool_count = 0;
+            s.prompt_count = 0;
+            s.resource_count = 0;
         }
         if from != to || error.is_some() {
             self.push(PoolEvent::StateChanged {
@@ -530,6 +544,8 @@ impl PoolCore {
         self.transition(&attempt.server, ServerState::Connected, None);
         if let Some(s) = self.servers.get_mut(&attempt.server) {
             s.tool_count = info.tool_count;
+            s.prompt_count = info.prompt_count;
+            s.resource_count = info.resource_count;
         }
         true
     }
@@ -673,6 +689,18 @@ impl PoolCore {
         }
     }
 
+    /// A connected server's prompt and resource lists changed size.
+    pub fn set_list_counts(&mut self, server: &str, prompts: usize, resources: usize) {
+        if let Some(s) = self
+            .servers
+            .get_mut(server)
+            .filter(|s| s.state == ServerState::Connected)
+        {
+            s.prompt_count = prompts;
+            s.resource_count = resources;
+        }
+    }
+
     /// Turns a server off (the driver closes its session; a running attempt is queued for
     /// abort).
     pub fn disable(&mut self, server: &str) -> Result<(), PoolError> {
@@ -780,6 +808,8 @@ impl PoolCore {
                         message: e.to_string(),
                     }),
                     tool_count: s.tool_count,
+                    prompt_count: s.prompt_count,
+                    resource_count: s.resource_count,
                     era: s.era.map(Era::as_str),
                     protocol_version: s.protocol_version.clone(),
                     retries: s.streak,

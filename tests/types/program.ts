@@ -36,14 +36,14 @@ const CLIENT_MEMBERS: Record<keyof M.McpClient, true> = {
 /** Every instance member of McpPool. */
 const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
   free: true, connectAll: true, status: true, tools: true, instructions: true, tokenEstimates: true,
-  call: true, reconnect: true, acceptTool: true, close: true,
+  call: true, reconnect: true, acceptTool: true, close: true, prompts: true, resources: true,
 };
 /** Every event the declarations promise; each must be emitted during the run. */
 const NOTIFICATION_TYPES: Record<M.Notification["type"], true> = {
   notification: true, progress: true, diagnostic: true, toolRejected: true, connected: true, inputCancelled: true, closed: true,
   gap: true,
 };
-const POOL_EVENT_TYPES: Record<M.PoolEvent["type"], true> = { state: true, attemptAborted: true };
+const POOL_EVENT_TYPES: Record<M.PoolEvent["type"], true> = { state: true, attemptAborted: true, listChanged: true, toolCount: true };
 const TRAFFIC_TYPES: Record<M.TrafficRecord["type"], true> = { request: true, head: true, body: true, end: true };
 /** Every callback option; each must be called during the run. */
 type Callback = "fetch" | "onElicitation" | "onSampling" | "onRoots" | "onTraffic" | "onEvent" | "onProgress";
@@ -507,6 +507,16 @@ async function pool(): Promise<void> {
   observe("M.FlatToolResult", `${where} call`, result);
   check(!result.isError && result.content[0].text.includes("from the pool"), `${where}: call result`);
   observe("M.FlatToolResult", `${where} call (progress)`, await p.call("mcp__py__slow_progress", { steps: 2, delay_ms: 50 }, callOptions(where, ac.signal)));
+  // A tool added at runtime: the server says its list changed, the pool fetches it again.
+  const runtimeTool = `typed_${Date.now()}`;
+  observe("M.FlatToolResult", `${where} call (add_tool)`, await p.call("mcp__py__add_tool", { name: runtimeTool }));
+  check(await until(() => events.some((e) => e.type === "listChanged" && e.server === "py" && e.list === "tools"), 10_000), `${where}: a listChanged event after add_tool`);
+  check(p.tools().some((t) => t.name === `mcp__py__${runtimeTool}`), `${where}: the new tool is exported`);
+  const prompts = p.prompts();
+  observe("ReturnType<M.McpPool['prompts']>", `${where} prompts`, prompts);
+  const resources = p.resources();
+  observe("ReturnType<M.McpPool['resources']>", `${where} resources`, resources.slice(0, 5));
+  check(prompts.some((x) => x.server === "everything") && resources.some((x) => x.server === "everything"), `${where}: server-everything's prompts and resources are offered`);
   const unknown = await p.call("mcp__nope__tool");
   observe("M.FlatToolResult", `${where} call (unknown tool)`, unknown);
   check(unknown.isError, `${where}: an unknown tool is an isError result`);

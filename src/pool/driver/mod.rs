@@ -56,6 +56,16 @@ pub enum DriverEvent {
         /// The server.
         server: String,
     },
+    /// A connected server said one of its lists changed (`notifications/<list>/list_changed`);
+    /// the pool fetched it again and (tools) ran the pinning check and updated the exports.
+    ListChanged {
+        /// The server.
+        server: String,
+        /// `Tools`, `Prompts` or `Resources`.
+        list: ListKind,
+        /// How many items it has now (tools: how many are exported).
+        count: usize,
+    },
 }
 
 /// The listener of [`DriverEvent`]s. It may call back into the driver.
@@ -124,6 +134,46 @@ struct Conn<C> {
     attempt: u64,
 }
 
+/// A server's prompts and resources.
+#[derive(Debug, Clone, Default)]
+struct ServerLists {
+    prompts: Vec<Value>,
+    resources: Vec<Value>,
+}
+
+impl ServerLists {
+    fn get(&self, kind: ListKind) -> &[Value] {
+        match kind {
+            ListKind::Prompts => &self.prompts,
+            ListKind::Resources => &self.resources,
+            _ => &[],
+        }
+    }
+
+    fn get_mut(&mut self, kind: ListKind) -> Option<&mut Vec<Value>> {
+        match kind {
+            ListKind::Prompts => Some(&mut self.prompts),
+            ListKind::Resources => Some(&mut self.resources),
+            _ => None,
+        }
+    }
+}
+
+/// The items of a list result (`{"prompts": [...]}`).
+fn items(result: &Value, kind: ListKind) -> Vec<Value> {
+    let key = match kind {
+        ListKind::Tools => "tools",
+        ListKind::Prompts => "prompts",
+        ListKind::Resources => "resources",
+        ListKind::ResourceTemplates => "resourceTemplates",
+    };
+    result
+        .get(key)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
 struct State<C> {
     core: PoolCore,
     registry: ToolRegistry,
@@ -131,6 +181,8 @@ struct State<C> {
     clients: BTreeMap<String, Conn<C>>,
     /// Servers whose liveness probe is running.
     probing: BTreeSet<String>,
+    /// Connected servers' prompts and resources (`prompts/list`, `resources/list` items).
+    lists: BTreeMap<String, ServerLists>,
     settled: Vec<Waker>,
     timer: Option<timer::Armed>,
     instructions: InstructionsTracker,
@@ -203,6 +255,7 @@ fn pump<H: PoolHost>(inner: &Rc<Inner<H>>) {
                     let gone = {
                         let mut st = inner.state.borrow_mut();
                         st.registry.remove_server(server);
+                        st.lists.remove(server);
                         st.clients.remove(server)
                     };
                     // Closing ends its notification stream, its watcher and its retries.
@@ -255,7 +308,7 @@ fn schedule<H: PoolHost>(inner: &Rc<Inner<H>>) {
 /// The connect sequence of one attempt: connect, list the tools, register them, report.
 async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
     let config = inner.state.borrow().core.config(&attempt.server).cloned();
-    type Connected<C> = (C, ConnectInfo, Value, Option<String>, Value);
+    type Connected<C> = (C, ConnectInfo, Value, Option<String>, Value, ServerLists);
     let result: Result<Connected<H::Client>, PoolError> = async {
         let config = config.ok_or_else(|| PoolError::UnknownServer(attempt.server.clone()))?;
         let (url, headers) = match &config.transport {
@@ -286,20 +339,39 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             .list(ListKind::Tools)
             .await
             .map_err(PoolError::from)?;
+        let mut lists = ServerLists::default();
+        for kind in [ListKind::Prompts, ListKind::Resources] {
+            if offers(&info.capabilities, kind) {
+                // Optional extras: a server whose prompts or resources cannot be listed still
+                // offers its tools (a list-changed notification fetches them again).
+                if let (Ok(result), Some(l)) = (client.list(kind).await, lists.get_mut(kind)) {
+                    *l = items(&result, kind);
+                }
+            }
+        }
         client.set_timeouts(defaults.0, defaults.1);
         let list = tools.get("tools").cloned().unwrap_or(json!([]));
         let ci = ConnectInfo {
             era: Some(info.era),
             protocol_version: Some(info.protocol_version.clone()),
             tool_count: 0,
+            prompt_count: lists.prompts.len(),
+            resource_count: lists.resources.len(),
         };
-        Ok((client, ci, list, info.instructions, info.capabilities))
+        Ok((
+            client,
+            ci,
+            list,
+            info.instructions,
+            info.capabilities,
+            lists,
+        ))
     }
     .await;
     let now = inner.host.now();
     let mut st = inner.state.borrow_mut();
     match result {
-        Ok((client, mut info, list, instructions, capabilities)) => {
+        Ok((client, mut info, list, instructions, capabilities, lists)) => {
             let category = st.core.config(&attempt.server).and_then(|c| c.category);
             let tools = list.as_array().cloned().unwrap_or_default();
             let count =
@@ -313,6 +385,7 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
                     attempt: attempt.id,
                 };
                 st.clients.insert(attempt.server.clone(), conn);
+                st.lists.insert(attempt.server.clone(), lists);
                 drop(st);
                 watch(&inner, &attempt, client, era, &capabilities);
             } else {
@@ -489,7 +562,61 @@ async fn refresh<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, kind:
     else {
         return;
     };
-    let _ = (client, kind);
+    let result = match client.list(kind).await {
+        Ok(v) => v,
+        Err(e) => {
+            if is_transport_failure(&e) {
+                suspect(inner, server, id, Some(e));
+            }
+            return;
+        }
+    };
+    if !is_current(inner, server, id) {
+        return;
+    }
+    let list = items(&result, kind);
+    let count = {
+        let mut st = inner.state.borrow_mut();
+        let st = &mut *st;
+        if kind == ListKind::Tools {
+            let category = st.core.config(server).and_then(|c| c.category);
+            let instructions = st.registry.instructions().remove(server);
+            let n = st
+                .registry
+                .set_server_tools(server, category, instructions, &list);
+            st.core.set_tool_count(server, n);
+            n
+        } else {
+            let lists = st.lists.entry(server.to_string()).or_default();
+            if let Some(l) = lists.get_mut(kind) {
+                *l = list;
+            }
+            let (p, r) = (lists.prompts.len(), lists.resources.len());
+            st.core.set_list_counts(server, p, r);
+            if kind == ListKind::Prompts {
+                p
+            } else {
+                r
+            }
+        }
+    };
+    pump(inner);
+    inner.emit(DriverEvent::ListChanged {
+        server: server.to_string(),
+        list: kind,
+        count,
+    });
+}
+
+/// Whether `capabilities` declare the feature behind `kind` (MCP `basic/lifecycle`
+/// "Capability Negotiation": a client asks only for what the server declared).
+fn offers(capabilities: &Value, kind: ListKind) -> bool {
+    let cap = match kind {
+        ListKind::Tools => "tools",
+        ListKind::Prompts => "prompts",
+        ListKind::Resources | ListKind::ResourceTemplates => "resources",
+    };
+    capabilities.get(cap).is_some_and(Value::is_object)
 }
 
 /// Whether no server is pending or connecting.
@@ -545,6 +672,7 @@ impl<H: PoolHost> PoolDriver<H> {
                 breakers: BreakerSet::new(options.breaker),
                 clients: BTreeMap::new(),
                 probing: BTreeSet::new(),
+                lists: BTreeMap::new(),
                 settled: Vec::new(),
                 timer: None,
                 instructions: InstructionsTracker::default(),
@@ -585,6 +713,25 @@ impl<H: PoolHost> PoolDriver<H> {
         let mut st = self.inner.state.borrow_mut();
         let current = st.registry.instructions();
         st.instructions.update(&current)
+    }
+
+    /// Every connected server's prompts (`kind` `Prompts`) or resources (`Resources`) as
+    /// `{"server": name, "prompt" | "resource": item}`, by server then in the server's order.
+    pub fn offered(&self, kind: ListKind) -> Vec<Value> {
+        let key = if kind == ListKind::Prompts {
+            "prompt"
+        } else {
+            "resource"
+        };
+        let st = self.inner.state.borrow();
+        st.lists
+            .iter()
+            .flat_map(|(server, l)| {
+                l.get(kind)
+                    .iter()
+                    .map(move |item| json!({"server": server, key: item}))
+            })
+            .collect()
     }
 
     /// Estimated tokens each server's tool definitions cost in `format`.
