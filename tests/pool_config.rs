@@ -126,7 +126,7 @@ fn errors_in_other_fields_name_the_field_and_hide_the_value() {
 fn parses_every_field() {
     let doc = json!({"other": 1, "mcpServers": {
         "h": {"type": "http", "url": "https://h.example/mcp", "headers": {"A": "1"},
-              "auth": {"scopes": ["x"]}, "category": "edit", "timeoutMs": 5000,
+              "auth": {"scopes": ["x"]}, "category": "edit", "timeoutMs": 5000, "autoApprove": ["get", "list"],
               "protocol": "2025-06-18", "unknownField": true},
         "s": {"command": "node", "args": ["srv.js"], "env": {"Z": "z", "A": "a"}, "enabled": false},
         "d": {"url": "https://d.example", "disabled": true}
@@ -136,7 +136,8 @@ fn parses_every_field() {
     let names: Vec<&str> = c.servers.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["d", "h", "s"], "sorted by name");
     let h = entry(&c, "h").clone().unwrap();
-    assert_eq!(h.category, Some(Category::Edit));
+    assert_eq!(h.category, Some(Category::Write), "edit is read as write");
+    assert!(h.auto_approve.covers("get") && !h.auto_approve.covers("delete"));
     assert_eq!(h.timeout_ms, Some(5000));
     assert_eq!(h.protocol, ProtocolChoice::Exact("2025-06-18".into()));
     assert_eq!(h.auth, Some(json!({"scopes": ["x"]})));
@@ -177,6 +178,16 @@ fn typed_errors_for_bad_entries() {
         (
             json!({"url": "https://a", "category": "admin"}),
             "category",
+            "CONFIG_FIELD",
+        ),
+        (
+            json!({"url": "https://a", "autoApprove": ["ok", 3]}),
+            "autoApprove",
+            "CONFIG_FIELD",
+        ),
+        (
+            json!({"url": "https://a", "autoApprove": "all"}),
+            "autoApprove",
             "CONFIG_FIELD",
         ),
         (

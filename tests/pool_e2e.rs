@@ -387,3 +387,56 @@ async fn a_tool_added_at_runtime_reaches_the_exports_in_both_eras() {
     }
     wait(pool.close()).await.unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn each_exported_tool_says_its_category_hints_and_whether_the_user_approved_it() {
+    let config = serde_json::json!({"mcpServers": {
+        "py": {"url": py(), "category": "write", "autoApprove": ["echo"]},
+        "faulty": {"url": format!("{}/mcp-faulty", fixture()), "autoApprove": true},
+    }});
+    let pool = McpPool::new(json(config), json(serde_json::json!({}))).unwrap();
+    wait(pool.connect_all()).await.unwrap();
+    let info = to_json(&pool.tool_info());
+    let find = |name: &str| {
+        info.as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} in {info}"))
+    };
+    let echo = find("mcp__py__echo");
+    assert_eq!(
+        (&echo["category"], &echo["autoApprove"]),
+        (&serde_json::json!("write"), &serde_json::json!(true)),
+        "{echo}"
+    );
+    assert_eq!(find("mcp__py__add")["autoApprove"], false);
+    let idem = find("mcp__faulty__drop_me_idempotent");
+    assert_eq!(
+        idem["category"], "execute",
+        "hints never set the category: {idem}"
+    );
+    assert_eq!(idem["hints"]["idempotent"], true);
+    assert_eq!(idem["autoApprove"], true);
+    // The same in the mcp export's _meta, and in the order of tools().
+    let mcp = to_json(&pool.tools(JsValue::UNDEFINED).unwrap());
+    let names: Vec<&serde_json::Value> =
+        mcp.as_array().unwrap().iter().map(|t| &t["name"]).collect();
+    let info_names: Vec<&serde_json::Value> = info
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["name"])
+        .collect();
+    assert_eq!(names, info_names);
+    let t = mcp
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "mcp__py__echo")
+        .unwrap();
+    assert_eq!(t["_meta"]["mcp-edge/trust"]["autoApprove"], true, "{t}");
+    assert_eq!(t["_meta"]["mcp-edge/trust"]["category"], "write", "{t}");
+    wait(pool.close()).await.unwrap();
+}

@@ -22,12 +22,20 @@ fn hints_and_categories() {
         "a hint alone never sets the category"
     );
     assert_eq!(t.hinted_category, Category::Read);
-    assert!(!t.auto_approvable, "readOnlyHint alone never auto-approves");
+    assert!(!t.auto_approve, "readOnlyHint alone never auto-approves");
     let user_read = adapt_tool("srv", "n", &ro, Some(Category::Read), &opts).unwrap();
     assert_eq!(user_read.category, Category::Read);
-    assert!(user_read.auto_approvable);
-    let user_edit = adapt_tool("srv", "n", &ro, Some(Category::Edit), &opts).unwrap();
-    assert!(!user_edit.auto_approvable);
+    assert!(
+        !user_read.auto_approve,
+        "only the user's autoApprove approves in advance"
+    );
+    let user_write = adapt_tool("srv", "n", &ro, Some(Category::Write), &opts).unwrap();
+    assert_eq!(user_write.category.as_str(), "write");
+    assert_eq!(
+        Category::parse("edit"),
+        Some(Category::Write),
+        "the earlier spelling"
+    );
     // Spec defaults for absent hints.
     assert_eq!(
         Hints::from_annotations(None),
@@ -50,7 +58,7 @@ fn hints_and_categories() {
             open_world: false
         }
     );
-    assert_eq!(h.category(), Category::Edit);
+    assert_eq!(h.category(), Category::Write);
     assert_eq!(Hints::default().category(), Category::Execute);
     let v = serde_json::to_value(h).unwrap();
     assert_eq!(

@@ -168,14 +168,14 @@ fn export_shapes() {
             "{n}"
         );
     }
-    // The user's category for alpha makes its tools auto-approvable; beta's hints do not.
+    // The user's category for alpha is the one to act on; beta's hints only inform.
     assert_eq!(
         reg.get("mcp__alpha__delete_all").unwrap().category,
         Category::Read
     );
     let beta = reg.get("mcp__beta__search").unwrap();
     assert_eq!(
-        (beta.category, beta.hinted_category, beta.auto_approvable),
+        (beta.category, beta.hinted_category, beta.auto_approve),
         (Category::Execute, Category::Read, false)
     );
     assert_eq!(
@@ -278,3 +278,50 @@ fn rejected_tools_stay_isolated() {
 
 // Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
 mcp_edge_wasm_test_mode::configure!();
+
+#[test]
+fn each_exported_tool_carries_its_category_hints_and_advance_approval() {
+    use mcp_edge::tools::adapt::AutoApprove;
+    let mut reg = ToolRegistry::default();
+    reg.set_auto_approve(
+        "srv",
+        AutoApprove::Tools(["get".to_string()].into_iter().collect()),
+    );
+    let tools = [
+        json!({"name": "get", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}),
+        json!({"name": "put", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": false}}),
+    ];
+    reg.set_server_tools("srv", None, None, &tools);
+    let info = reg.tool_info();
+    assert_eq!(
+        info[0],
+        json!({"name": "mcp__srv__get", "server": "srv", "tool": "get", "title": null,
+               "category": "execute", "hintedCategory": "read",
+               "hints": {"readOnly": true, "destructive": true, "idempotent": false, "openWorld": true},
+               "autoApprove": true})
+    );
+    assert_eq!(info[1]["autoApprove"], false);
+    assert_eq!(info[1]["hintedCategory"], "write");
+    // The mcp export carries the same in _meta; the LLM formats have no room for it.
+    let mcp = reg.tools(ExportFormat::Mcp);
+    assert_eq!(
+        mcp[0]["_meta"]["mcp-edge/trust"],
+        json!({"category": "execute", "hintedCategory": "read",
+               "hints": {"readOnly": true, "destructive": true, "idempotent": false, "openWorld": true},
+               "autoApprove": true})
+    );
+    assert_eq!(
+        mcp[0]["annotations"]["readOnlyHint"], true,
+        "the server's own annotations stay"
+    );
+    let anthropic = reg.tools(ExportFormat::Anthropic);
+    assert!(anthropic[0].get("_meta").is_none());
+    // The user's category wins over the hints; `true` approves every tool.
+    let mut reg = ToolRegistry::default();
+    reg.set_auto_approve("srv", AutoApprove::All);
+    reg.set_server_tools("srv", Some(Category::Write), None, &tools);
+    let info = reg.tool_info();
+    assert!(info
+        .iter()
+        .all(|t| t["autoApprove"] == true && t["category"] == "write"));
+}

@@ -433,6 +433,13 @@ impl McpPool {
         self.driver.token_estimates(format)
     }
 
+    /// What a host's permission layer reads about each exported tool: `{"name", "server",
+    /// "tool", "title", "category", "hintedCategory", "hints", "autoApprove"}`, sorted by
+    /// (server, tool). The `mcp` export carries the same under `_meta["mcp-edge/trust"]`.
+    pub fn tool_info(&self) -> Vec<Value> {
+        self.driver.tool_info()
+    }
+
     /// Every connected server's prompts as `{"server": name, "prompt": {...}}`.
     pub fn prompts(&self) -> Vec<Value> {
         self.driver.offered(ListKind::Prompts)

@@ -213,8 +213,14 @@ export interface ServerEntry {
   args?: string[];
   env?: Record<string, string>;
   auth?: JsonObject;
-  /** Overrides what annotations claim: the default is "execute". */
-  category?: "read" | "edit" | "execute";
+  /** Overrides what annotations claim: the default is "execute" ("edit" is read as "write"). */
+  category?: ToolCategory;
+  /**
+   * Tools the user approves in advance: `true` for every tool of this server, or the tool names as
+   * the server spells them. Reported as `autoApprove` by `toolInfo()` and in the `mcp` export's
+   * `_meta["mcp-edge/trust"]`; the pool itself asks nobody, the host's permission layer decides.
+   */
+  autoApprove?: boolean | string[];
   timeoutMs?: number;
   enabled?: boolean;
   /** The opposite of `enabled`, as some configs spell it; a server is off when either says so. */
@@ -280,6 +286,25 @@ export type PoolEvent =
 
 export type ToolFormat = "openai" | "openai-responses" | "anthropic" | "mcp";
 
+export type ToolCategory = "read" | "write" | "execute";
+
+/**
+ * What a host's permission layer reads about an exported tool. `category` is the user's (else
+ * "execute"); `hintedCategory` and `hints` are what the server's annotations claim (untrusted,
+ * spec defaults for absent ones); `autoApprove` whether the user's `autoApprove` covers it. The
+ * `mcp` export carries the same (without the names) in `_meta["mcp-edge/trust"]`.
+ */
+export interface ToolInfo {
+  name: string;
+  server: string;
+  tool: string;
+  title: string | null;
+  category: ToolCategory;
+  hintedCategory: ToolCategory;
+  hints: { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld: boolean };
+  autoApprove: boolean;
+}
+
 export interface OpenAiTool { type: "function"; function: { name: string; description: string; parameters: JsonObject } }
 export interface OpenAiResponsesTool { type: "function"; name: string; description: string; parameters: JsonObject }
 export interface AnthropicTool { name: string; description: string; input_schema: JsonObject }
@@ -313,6 +338,8 @@ export class McpPool {
    */
   instructions(): { text: string; joined: string[]; left: string[] };
   tokenEstimates(format: ToolFormat): Record<string, number>;
+  /** Category, hints and advance approval of every exported tool, in the order of `tools()`. */
+  toolInfo(): ToolInfo[];
   /** The prompts of every connected server that declares `prompts`, by server. */
   prompts(): { server: string; prompt: Prompt }[];
   /** The resources of every connected server that declares `resources`, by server. */

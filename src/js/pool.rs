@@ -175,6 +175,13 @@ impl McpPool {
         to_js(&json!({"text": delta.text(), "joined": joined, "left": delta.left}))
     }
 
+    /// What a host's permission layer reads about each exported tool: `{name, server, tool,
+    /// title, category, hintedCategory, hints, autoApprove}`, sorted by (server, tool).
+    #[wasm_bindgen(js_name = toolInfo)]
+    pub fn tool_info(&self) -> JsValue {
+        to_js(&Value::Array(self.driver.tool_info()))
+    }
+
     /// Every connected server's prompts as `{server, prompt}` (servers that declare `prompts`).
     pub fn prompts(&self) -> JsValue {
         to_js(&Value::Array(self.driver.offered(ListKind::Prompts)))

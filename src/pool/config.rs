@@ -12,7 +12,8 @@
 //! `url` (http/https; Streamable HTTP, MCP `basic/transports/streamable-http`) *or* `command` with
 //! optional `args` and `env` (MCP `basic/transports/stdio`); `headers` (string map), `auth` (any
 //! JSON, passed through to the auth layer with its strings expanded), `category`
-//! (`read` | `edit` | `execute`), `timeoutMs` (connect timeout, 1 ..= 3,600,000), `enabled`
+//! (`read` | `write` | `execute`; `edit` is read as `write`), `autoApprove` (`true`, or the names
+//! of the tools the user approves in advance), `timeoutMs` (connect timeout, 1 ..= 3,600,000), `enabled`
 //! (bool; `disabled: true` is read as `enabled: false`), `protocol` (`auto` or a version string),
 //! `type` (`http`, `streamable-http`, `sse`, `stdio`; only checked for consistency). Unknown fields
 //! are ignored.
@@ -30,7 +31,7 @@ use std::collections::BTreeMap;
 
 use super::error::PoolError;
 use crate::proto::session::{ProtocolChoice, LEGACY_VERSIONS, MODERN_VERSION};
-use crate::tools::adapt::Category;
+use crate::tools::adapt::{AutoApprove, Category};
 
 /// Variables available to `${VAR}` expansion (the host passes them; the core reads no
 /// environment).
@@ -72,6 +73,8 @@ pub struct ServerConfig {
     pub auth: Option<Value>,
     /// The user's category for every tool of this server (overrides annotations).
     pub category: Option<Category>,
+    /// Which of its tools the user approves in advance (`autoApprove`).
+    pub auto_approve: AutoApprove,
     /// Connect timeout; `None` = the pool's default.
     pub timeout_ms: Option<u64>,
     /// Protocol version selection.
@@ -614,9 +617,28 @@ fn parse_server(
             field_err(
                 name,
                 "category",
-                "must be \"read\", \"edit\" or \"execute\"",
+                "must be \"read\", \"write\" or \"execute\"",
             )
         })?),
+    };
+    let auto_approve = match obj.get("autoApprove") {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => AutoApprove::None,
+        Some(Value::Bool(true)) => AutoApprove::All,
+        Some(Value::Array(a)) => AutoApprove::Tools(
+            a.iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<_>>()
+                .ok_or_else(|| {
+                    field_err(name, "autoApprove", "must be true, false or tool names")
+                })?,
+        ),
+        Some(_) => {
+            return Err(field_err(
+                name,
+                "autoApprove",
+                "must be true, false or tool names",
+            ))
+        }
     };
     let timeout_ms = match obj.get("timeoutMs") {
         None | Some(Value::Null) => None,
@@ -649,6 +671,7 @@ fn parse_server(
         transport,
         auth,
         category,
+        auto_approve,
         timeout_ms,
         protocol,
     })

@@ -5,7 +5,8 @@
 //! annotations to be untrusted unless they come from trusted servers" (MCP 2026-07-28
 //! `server/tools` "Tool"). So the category a host should act on is `execute` unless the *user*
 //! configured the server's `category`; what the hints claim is exposed separately
-//! ([`AdaptedTool::hinted_category`]) and never makes a tool auto-approvable.
+//! ([`AdaptedTool::hinted_category`]). Only the user's `autoApprove` makes a tool approved in
+//! advance ([`AdaptedTool::auto_approve`]).
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -15,20 +16,20 @@ use crate::pool::PoolError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Category {
-    /// Reads only; a host may auto-approve it.
+    /// Reads only.
     Read,
     /// Changes state in a bounded, non-destructive way.
-    Edit,
+    Write,
     /// Anything else (the honest default).
     Execute,
 }
 
 impl Category {
-    /// Parses `read` | `edit` | `execute`.
+    /// Parses `read` | `write` | `execute` (`edit`, an earlier spelling, is read as `write`).
     pub fn parse(s: &str) -> Option<Category> {
         match s {
             "read" => Some(Category::Read),
-            "edit" => Some(Category::Edit),
+            "write" | "edit" => Some(Category::Write),
             "execute" => Some(Category::Execute),
             _ => None,
         }
@@ -38,8 +39,32 @@ impl Category {
     pub fn as_str(self) -> &'static str {
         match self {
             Category::Read => "read",
-            Category::Edit => "edit",
+            Category::Write => "write",
             Category::Execute => "execute",
+        }
+    }
+}
+
+/// Which of a server's tools the user's configuration approves in advance (`autoApprove`:
+/// `true` for all of them, or a list of tool names as the server names them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum AutoApprove {
+    /// None (the default).
+    #[default]
+    None,
+    /// Every tool of the server.
+    All,
+    /// These tools.
+    Tools(std::collections::BTreeSet<String>),
+}
+
+impl AutoApprove {
+    /// Whether `tool` (the server's name for it) is approved in advance.
+    pub fn covers(&self, tool: &str) -> bool {
+        match self {
+            AutoApprove::None => false,
+            AutoApprove::All => true,
+            AutoApprove::Tools(t) => t.contains(tool),
         }
     }
 }
@@ -90,13 +115,13 @@ impl Hints {
         }
     }
 
-    /// What the hints claim: `read` if read-only, `edit` if explicitly non-destructive,
+    /// What the hints claim: `read` if read-only, `write` if explicitly non-destructive,
     /// otherwise `execute`. Informational only.
     pub fn category(&self) -> Category {
         if self.read_only {
             Category::Read
         } else if !self.destructive {
-            Category::Edit
+            Category::Write
         } else {
             Category::Execute
         }
@@ -159,8 +184,9 @@ pub struct AdaptedTool {
     pub hinted_category: Category,
     /// The hints with spec defaults applied.
     pub hints: Hints,
-    /// True only when the user's category says `read`; hints alone never set it.
-    pub auto_approvable: bool,
+    /// Whether the user's configuration approves it in advance (`autoApprove`); hints and
+    /// categories never do.
+    pub auto_approve: bool,
     /// The tool object as the server sent it.
     pub original: Value,
 }
@@ -249,7 +275,7 @@ pub fn adapt_tool(
         category: category_used,
         hinted_category: hints.category(),
         hints,
-        auto_approvable: category == Some(Category::Read),
+        auto_approve: false,
         original: tool.clone(),
     })
 }

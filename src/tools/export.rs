@@ -13,6 +13,25 @@ use super::hash::{fnv1a64, hex};
 /// `_meta` key the `mcp` export adds to say where a tool came from.
 pub const META_ORIGIN: &str = "mcp-edge/origin";
 
+/// `_meta` key the `mcp` export adds for a host's permission layer ([`trust_of`]).
+pub const META_TRUST: &str = "mcp-edge/trust";
+
+/// What a host's permission layer reads about a tool: the category to act on (the user's, else
+/// `execute`), what the server's untrusted hints claim, the hints with the spec's defaults, and
+/// whether the user's `autoApprove` covers it.
+pub fn trust_of(t: &AdaptedTool) -> Value {
+    json!({
+        "name": t.name,
+        "server": t.server,
+        "tool": t.tool,
+        "title": t.title,
+        "category": t.category,
+        "hintedCategory": t.hinted_category,
+        "hints": t.hints,
+        "autoApprove": t.auto_approve,
+    })
+}
+
 /// An output shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ExportFormat {
@@ -71,6 +90,15 @@ pub fn export_tool(t: &AdaptedTool, format: ExportFormat) -> Value {
             meta.insert(
                 META_ORIGIN.into(),
                 json!({"server": t.server, "tool": t.tool}),
+            );
+            meta.insert(
+                META_TRUST.into(),
+                json!({
+                    "category": t.category,
+                    "hintedCategory": t.hinted_category,
+                    "hints": t.hints,
+                    "autoApprove": t.auto_approve,
+                }),
             );
             m.insert("_meta".into(), Value::Object(meta));
             Value::Object(m)

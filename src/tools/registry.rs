@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, VecDeque};
 
-use super::adapt::{adapt_tool, AdaptOptions, AdaptedTool, Category};
+use super::adapt::{adapt_tool, AdaptOptions, AdaptedTool, AutoApprove, Category};
 use super::export::{export_tools, token_estimates, ExportFormat};
 use super::naming::NameMap;
 use super::pinning::{check_pin, tool_fingerprint, MemoryPinStore, PinCheck, PinStore};
@@ -80,6 +80,8 @@ pub struct ToolRegistry<S: PinStore = MemoryPinStore> {
     held: BTreeMap<(String, String), (String, String)>,
     pins: S,
     events: VecDeque<ToolEvent>,
+    /// Per server: the tools the user approves in advance.
+    approvals: BTreeMap<String, AutoApprove>,
 }
 
 /// Most events kept unpolled; older ones are dropped first.
@@ -102,6 +104,7 @@ impl<S: PinStore> ToolRegistry<S> {
             held: BTreeMap::new(),
             pins,
             events: VecDeque::new(),
+            approvals: BTreeMap::new(),
         }
     }
 
@@ -135,7 +138,11 @@ impl<S: PinStore> ToolRegistry<S> {
                     .to_string(),
                     server: server.into(),
                 }),
-                Ok(a) => {
+                Ok(mut a) => {
+                    a.auto_approve = self
+                        .approvals
+                        .get(server)
+                        .is_some_and(|x| x.covers(&a.tool));
                     valid.insert(a.tool.clone(), a);
                 }
                 Err(e) => self.push(ToolEvent::ToolRejected {
@@ -187,6 +194,20 @@ impl<S: PinStore> ToolRegistry<S> {
         }
         self.push(ToolEvent::ToolsChanged);
         self.adapted.values().filter(|a| a.server == server).count()
+    }
+
+    /// Which of `server`'s tools the user approves in advance (applies from its next
+    /// [`ToolRegistry::set_server_tools`]).
+    pub fn set_auto_approve(&mut self, server: &str, approve: AutoApprove) {
+        self.approvals.insert(server.to_string(), approve);
+    }
+
+    /// What a host's permission layer reads about each exported tool, sorted by (server, tool):
+    /// `{name, server, tool, title, category, hintedCategory, hints, autoApprove}`.
+    pub fn tool_info(&self) -> Vec<Value> {
+        let mut v: Vec<&AdaptedTool> = self.adapted.values().collect();
+        v.sort_unstable_by(|a, b| (&a.server, &a.tool).cmp(&(&b.server, &b.tool)));
+        v.into_iter().map(super::export::trust_of).collect()
     }
 
     /// Removes a server's tools (it left, was disabled, or failed).

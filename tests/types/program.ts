@@ -36,7 +36,7 @@ const CLIENT_MEMBERS: Record<keyof M.McpClient, true> = {
 /** Every instance member of McpPool. */
 const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
   free: true, connectAll: true, status: true, tools: true, instructions: true, tokenEstimates: true,
-  call: true, reconnect: true, acceptTool: true, close: true, prompts: true, resources: true,
+  call: true, reconnect: true, acceptTool: true, close: true, prompts: true, resources: true, toolInfo: true,
 };
 /** Every event the declarations promise; each must be emitted during the run. */
 const NOTIFICATION_TYPES: Record<M.Notification["type"], true> = {
@@ -449,6 +449,7 @@ async function pool(): Promise<void> {
     headers: { "X-Server-Token": "${TOKEN:-none}" },
     auth: {},
     category: "read",
+    autoApprove: ["echo"],
     timeoutMs: 20_000,
     enabled: true,
     disabled: false,
@@ -512,6 +513,10 @@ async function pool(): Promise<void> {
   observe("M.FlatToolResult", `${where} call (add_tool)`, await p.call("mcp__py__add_tool", { name: runtimeTool }));
   check(await until(() => events.some((e) => e.type === "listChanged" && e.server === "py" && e.list === "tools"), 10_000), `${where}: a listChanged event after add_tool`);
   check(p.tools().some((t) => t.name === `mcp__py__${runtimeTool}`), `${where}: the new tool is exported`);
+  const info: M.ToolInfo[] = p.toolInfo();
+  observe("M.ToolInfo[]", `${where} toolInfo`, info.slice(0, 8));
+  const echo = info.find((t) => t.name === "mcp__everything__echo");
+  check(echo?.autoApprove === true && echo.category === "read" && info.some((t) => t.server === "py" && !t.autoApprove && t.category === "execute"), `${where}: toolInfo carries the user's category and autoApprove`);
   const prompts = p.prompts();
   observe("ReturnType<M.McpPool['prompts']>", `${where} prompts`, prompts);
   const resources = p.resources();

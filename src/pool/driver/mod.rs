@@ -41,7 +41,7 @@ use super::{
     PoolError, PoolEvent, PoolOptions, PoolStatus, ServerState, Transport, EDGE_MAX_OUTBOUND,
 };
 use crate::proto::session::{Era, ListKind, ProtocolError};
-use crate::tools::adapt::FlatResult;
+use crate::tools::adapt::{AutoApprove, Category, FlatResult};
 use crate::tools::export::{InstructionsDelta, InstructionsTracker};
 use crate::tools::{flatten_result, AdaptOptions, ExportFormat, ToolRegistry};
 
@@ -372,7 +372,8 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
     let mut st = inner.state.borrow_mut();
     match result {
         Ok((client, mut info, list, instructions, capabilities, lists)) => {
-            let category = st.core.config(&attempt.server).and_then(|c| c.category);
+            let (category, approve) = trust(&st.core, &attempt.server);
+            st.registry.set_auto_approve(&attempt.server, approve);
             let tools = list.as_array().cloned().unwrap_or_default();
             let count =
                 st.registry
@@ -579,7 +580,8 @@ async fn refresh<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, kind:
         let mut st = inner.state.borrow_mut();
         let st = &mut *st;
         if kind == ListKind::Tools {
-            let category = st.core.config(server).and_then(|c| c.category);
+            let (category, approve) = trust(&st.core, server);
+            st.registry.set_auto_approve(server, approve);
             let instructions = st.registry.instructions().remove(server);
             let n = st
                 .registry
@@ -617,6 +619,13 @@ fn offers(capabilities: &Value, kind: ListKind) -> bool {
         ListKind::Resources | ListKind::ResourceTemplates => "resources",
     };
     capabilities.get(cap).is_some_and(Value::is_object)
+}
+
+/// The user's category and advance approvals for `server`'s tools.
+fn trust(core: &PoolCore, server: &str) -> (Option<Category>, AutoApprove) {
+    core.config(server)
+        .map(|c| (c.category, c.auto_approve.clone()))
+        .unwrap_or_default()
 }
 
 /// Whether no server is pending or connecting.
@@ -732,6 +741,12 @@ impl<H: PoolHost> PoolDriver<H> {
                     .map(move |item| json!({"server": server, key: item}))
             })
             .collect()
+    }
+
+    /// What a host's permission layer reads about each exported tool (category, the server's
+    /// hints, whether the user's `autoApprove` covers it), sorted by (server, tool).
+    pub fn tool_info(&self) -> Vec<Value> {
+        self.inner.state.borrow().registry.tool_info()
     }
 
     /// Estimated tokens each server's tool definitions cost in `format`.
