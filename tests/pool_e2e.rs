@@ -440,3 +440,79 @@ async fn each_exported_tool_says_its_category_hints_and_whether_the_user_approve
     assert_eq!(t["_meta"]["mcp-edge/trust"]["category"], "write", "{t}");
     wait(pool.close()).await.unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn a_changed_tool_is_reported_held_and_its_pins_carry_over_to_the_next_pool() {
+    let (url, admin) = flaky("pins");
+    let config = serde_json::json!({"mcpServers": {"flaky": {"url": url}}});
+    let options = json(serde_json::json!({}));
+    let (events, _keep) = collect_events(&options);
+    let pool = McpPool::new(json(config.clone()), options).unwrap();
+    wait(pool.connect_all()).await.unwrap();
+    let pins = to_json(&pool.pins());
+    assert!(
+        pins["flaky"]["echo"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:"),
+        "{pins}"
+    );
+    // The server rewrites echo's description; the next listing (after a list change) sees it.
+    let start = now();
+    while !http_text("GET", &admin).await.contains("\"listens\":1") && now() - start < 5_000.0 {
+        sleep_ms(50).await;
+    }
+    http_text("POST", &format!("{admin}&op=rug")).await;
+    http_text("POST", &format!("{admin}&op=change")).await;
+    let heard = until_event(&events, 10_000.0, |e| {
+        e["type"] == "toolChanged" && e["name"] == "mcp__flaky__echo"
+    })
+    .await;
+    assert!(heard, "{:?}", events.borrow());
+    let held = to_json(&pool.held_tools());
+    assert_eq!(held[0]["name"], "mcp__flaky__echo", "{held}");
+    assert_eq!(held[0]["pinned"], pins["flaky"]["echo"]);
+    assert_eq!(tool_names(&pool), vec!["mcp__flaky__extra_2"]);
+    let now_pins = to_json(&pool.pins());
+    assert_eq!(
+        now_pins["flaky"]["echo"], pins["flaky"]["echo"],
+        "a held tool keeps its pin"
+    );
+    assert!(
+        now_pins["flaky"]["extra_2"].is_string(),
+        "a new tool is pinned: {now_pins}"
+    );
+    let pins = now_pins;
+    let r = to_json(
+        &wait(pool.call(
+            "mcp__flaky__echo".into(),
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+        ))
+        .await
+        .unwrap(),
+    );
+    assert_eq!(r["error"]["code"], "TOOL_CHANGED", "{r}");
+    wait(pool.close()).await.unwrap();
+    // A new pool given the pins holds it from the start.
+    let options = json(serde_json::json!({ "pins": pins }));
+    let (events, _keep2) = collect_events(&options);
+    let next = McpPool::new(json(config), options).unwrap();
+    wait(next.connect_all()).await.unwrap();
+    assert_eq!(tool_names(&next), vec!["mcp__flaky__extra_2"]);
+    assert!(events
+        .borrow()
+        .iter()
+        .any(|e| e["type"] == "toolChanged" && e["server"] == "flaky"));
+    next.accept_tool("mcp__flaky__echo".into()).unwrap();
+    assert_eq!(
+        tool_names(&next),
+        vec!["mcp__flaky__echo", "mcp__flaky__extra_2"]
+    );
+    assert_ne!(
+        to_json(&next.pins())["flaky"]["echo"],
+        pins["flaky"]["echo"]
+    );
+    assert!(events.borrow().iter().any(|e| e["type"] == "toolsChanged"));
+    wait(next.close()).await.unwrap();
+}

@@ -22,6 +22,8 @@ use crate::proto::session::{
     Event, ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig,
 };
 use crate::tools::export::InstructionsDelta;
+use crate::tools::pinning::MemoryPinStore;
+use crate::tools::registry::HeldTool;
 use crate::tools::ExportFormat;
 use crate::transport::timer::now_ms;
 
@@ -253,6 +255,7 @@ pub struct McpPoolOptions {
     connect_timeout_ms: Option<u64>,
     client: ConnectOptions,
     on_event: Option<EventFn>,
+    pins: MemoryPinStore,
 }
 
 impl std::fmt::Debug for McpPoolOptions {
@@ -327,6 +330,13 @@ impl McpPoolOptions {
         self
     }
 
+    /// Pins from an earlier run ([`McpPool::pins`]): a tool whose description or schema differs
+    /// from its pin is held back from the start.
+    pub fn pins(mut self, pins: MemoryPinStore) -> Self {
+        self.pins = pins;
+        self
+    }
+
     /// Hears every state change, tool count change and abandoned attempt.
     pub fn on_event(mut self, f: impl Fn(&DriverEvent) + 'static) -> Self {
         self.on_event = Some(Rc::new(f));
@@ -371,6 +381,7 @@ impl McpPoolOptions {
             pool,
             edge: self.edge,
             get_stream_in_edge: self.get_stream_in_edge,
+            pins: self.pins,
             ..DriverOptions::default()
         };
         PoolDriver::new(host, &cfg, &self.policy, options, self.on_event)
@@ -472,6 +483,16 @@ impl McpPool {
     /// Accepts a tool held back because its description or schema changed since it was pinned.
     pub fn accept_tool(&self, name: &str) -> Result<(), PoolError> {
         self.driver.accept_tool(name)
+    }
+
+    /// The tools held back because their definition changed since they were pinned.
+    pub fn held_tools(&self) -> Vec<HeldTool> {
+        self.driver.held_tools()
+    }
+
+    /// Every pin, to persist and pass back with [`McpPoolOptions::pins`].
+    pub fn pins(&self) -> MemoryPinStore {
+        self.driver.pins()
     }
 
     /// Closes every client (2025 era: DELETE) and stops the pool's timer.

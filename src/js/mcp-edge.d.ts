@@ -248,8 +248,19 @@ export interface PoolOptions extends ConnectOptions {
   maxConcurrentConnects?: number;
   /** Connect timeout of servers without `timeoutMs` (default 30000). */
   connectTimeoutMs?: number;
+  /**
+   * Pins from an earlier run (`pool.pins()`): a tool whose description or input schema differs
+   * from its pin is held back (and reported by a `toolChanged` event) until `acceptTool`.
+   */
+  pins?: Pins;
   onEvent?: (event: PoolEvent) => void;
 }
+
+/** Tool pins: `{server: {tool: "sha256:<hex>"}}` (tool names as the server spells them). */
+export type Pins = Record<string, Record<string, string>>;
+
+/** A tool held back because its definition differs from its pin. */
+export interface HeldTool { name: string; server: string; tool: string; pinned: string; current: string }
 
 export type ServerState = "pending" | "connecting" | "connected" | "failed" | "needs-auth" | "disabled" | "unsupported";
 
@@ -282,7 +293,13 @@ export type PoolEvent =
   | { type: "state"; server: string; from: ServerState; to: ServerState; error: { code: McpErrorCode; message: string } | null }
   | { type: "attemptAborted"; server: string }
   | { type: "listChanged"; server: string; list: "tools" | "prompts" | "resources"; count: number }
-  | { type: "toolCount"; server: string; count: number };
+  | { type: "toolCount"; server: string; count: number }
+  /** A tool's description or input schema differs from its pin: it is held back until `acceptTool`. */
+  | { type: "toolChanged"; name: string; server: string; tool: string; pinned: string; current: string }
+  /** A tool definition was unusable and left out (the server's other tools stay). */
+  | { type: "toolRejected"; server: string; error: string }
+  /** The exported tool set changed (a server joined or left, a list changed, a tool was accepted): read `tools()` again. */
+  | { type: "toolsChanged" };
 
 export type ToolFormat = "openai" | "openai-responses" | "anthropic" | "mcp";
 
@@ -347,6 +364,11 @@ export class McpPool {
   /** Always resolves; failures come back as `isError` results. */
   call(name: string, args?: JsonObject, options?: CallOptions): Promise<FlatToolResult>;
   reconnect(server: string): void;
+  /** The tools held back because their definition changed since it was pinned. */
+  heldTools(): HeldTool[];
+  /** Every pin, to persist (IndexedDB, KV, Durable Object storage) and pass back as the `pins` option. */
+  pins(): Pins;
+  /** Accepts a held tool's new definition: re-pins it and exports it again. */
   acceptTool(name: string): void;
   close(): Promise<void>;
 }

@@ -79,6 +79,9 @@ fn event_to_js(e: &DriverEvent) -> Value {
         DriverEvent::Pool(PoolEvent::ToolCount { server, count }) => {
             json!({"type": "toolCount", "server": server, "count": count})
         }
+        // {type: "toolChanged", name, server, tool, pinned, current} | {type: "toolRejected",
+        // server, error} | {type: "toolsChanged"}
+        DriverEvent::Tool(t) => serde_json::to_value(t).unwrap_or(Value::Null),
         DriverEvent::ListChanged {
             server,
             list,
@@ -104,6 +107,15 @@ impl McpPool {
         let project = from_js(&get(&options, "projectConfig"))?;
         if !project.is_null() {
             o = o.project_config(project);
+        }
+        match from_js(&get(&options, "pins"))? {
+            Value::Null => {}
+            p => {
+                let pins = serde_json::from_value(json!({ "pins": p })).map_err(|_| {
+                    invalid_argument("pins must map server names to {tool: fingerprint} objects")
+                })?;
+                o = o.pins(pins);
+            }
         }
         match from_js(&get(&options, "policy"))? {
             Value::Null => {}
@@ -232,6 +244,19 @@ impl McpPool {
         self.driver
             .reconnect(&server)
             .map_err(|e| pool_error_to_js(&e))
+    }
+
+    /// The tools held back because their description or schema changed since they were pinned:
+    /// `[{name, server, tool, pinned, current}]`.
+    #[wasm_bindgen(js_name = heldTools)]
+    pub fn held_tools(&self) -> JsValue {
+        to_js(&serde_json::to_value(self.driver.held_tools()).unwrap_or(Value::Null))
+    }
+
+    /// Every pin, `{server: {tool: fingerprint}}`: persist it and pass it back as the `pins`
+    /// option so a changed tool is held back in the next run too.
+    pub fn pins(&self) -> JsValue {
+        to_js(&serde_json::to_value(self.driver.pins().pins).unwrap_or(Value::Null))
     }
 
     /// Accepts a tool held back because its description or schema changed since it was pinned.

@@ -43,6 +43,8 @@ use super::{
 use crate::proto::session::{Era, ListKind, ProtocolError};
 use crate::tools::adapt::{AutoApprove, Category, FlatResult};
 use crate::tools::export::{InstructionsDelta, InstructionsTracker};
+use crate::tools::pinning::MemoryPinStore;
+use crate::tools::registry::{HeldTool, ToolEvent};
 use crate::tools::{flatten_result, AdaptOptions, ExportFormat, ToolRegistry};
 
 /// What the driver reports to its listener, in the order it happens.
@@ -56,6 +58,9 @@ pub enum DriverEvent {
         /// The server.
         server: String,
     },
+    /// The tool registry reports: a tool's definition changed since it was pinned (held back
+    /// until accepted), a tool definition was unusable, or the exported set changed.
+    Tool(ToolEvent),
     /// A connected server said one of its lists changed (`notifications/<list>/list_changed`);
     /// the pool fetched it again and (tools) ran the pinning check and updated the exports.
     ListChanged {
@@ -86,6 +91,9 @@ pub struct DriverOptions {
     pub adapt: AdaptOptions,
     /// Per-tool circuit breakers.
     pub breaker: BreakerConfig,
+    /// Pins from an earlier run (`{server: {tool: fingerprint}}`, as [`PoolDriver::pins`] gave
+    /// them): a tool whose definition differs from its pin is held back from the start.
+    pub pins: MemoryPinStore,
 }
 
 /// A pool call's outcome: always a result for the model, never an error.
@@ -226,7 +234,10 @@ fn pump<H: PoolHost>(inner: &Rc<Inner<H>>) {
             let mut st = inner.state.borrow_mut();
             let mut ev = Vec::new();
             while let Some(e) = st.core.poll_event() {
-                ev.push(e);
+                ev.push(DriverEvent::Pool(e));
+            }
+            while let Some(e) = st.registry.poll_event() {
+                ev.push(DriverEvent::Tool(e));
             }
             let mut ab = Vec::new();
             while let Some(a) = st.core.poll_abort() {
@@ -247,9 +258,9 @@ fn pump<H: PoolHost>(inner: &Rc<Inner<H>>) {
             inner.emit(DriverEvent::AttemptAborted { server: a.server });
         }
         for e in events {
-            if let PoolEvent::StateChanged {
+            if let DriverEvent::Pool(PoolEvent::StateChanged {
                 server, from, to, ..
-            } = &e
+            }) = &e
             {
                 if *from == ServerState::Connected && *to != ServerState::Connected {
                     let gone = {
@@ -264,7 +275,7 @@ fn pump<H: PoolHost>(inner: &Rc<Inner<H>>) {
                     }
                 }
             }
-            inner.emit(DriverEvent::Pool(e));
+            inner.emit(e);
         }
         for a in attempts {
             inner.host.spawn(Box::pin(connect_one(inner.clone(), a)));
@@ -677,7 +688,7 @@ impl<H: PoolHost> PoolDriver<H> {
             host,
             state: RefCell::new(State {
                 core,
-                registry: ToolRegistry::new(options.adapt, Default::default()),
+                registry: ToolRegistry::new(options.adapt, options.pins),
                 breakers: BreakerSet::new(options.breaker),
                 clients: BTreeMap::new(),
                 probing: BTreeSet::new(),
@@ -815,9 +826,38 @@ impl<H: PoolHost> PoolDriver<H> {
         Ok(())
     }
 
-    /// Accepts a tool held back because its description or schema changed since it was pinned.
+    /// Accepts a tool held back because its description or schema changed since it was pinned:
+    /// re-pins it and exports it again.
     pub fn accept_tool(&self, name: &str) -> Result<(), PoolError> {
-        self.inner.state.borrow_mut().registry.accept(name)
+        let r = self.inner.state.borrow_mut().registry.accept(name);
+        if r.is_ok() {
+            self.sync_tool_counts();
+            pump(&self.inner);
+        }
+        r
+    }
+
+    /// Brings every connected server's tool count in line with the registry.
+    fn sync_tool_counts(&self) {
+        let mut st = self.inner.state.borrow_mut();
+        let st = &mut *st;
+        let servers: Vec<String> = st.clients.keys().cloned().collect();
+        for s in servers {
+            let n = st.registry.tool_count(&s);
+            st.core.set_tool_count(&s, n);
+        }
+    }
+
+    /// The tools held back by the pinning guard (their definition changed since it was pinned),
+    /// sorted by (server, tool).
+    pub fn held_tools(&self) -> Vec<HeldTool> {
+        self.inner.state.borrow().registry.held()
+    }
+
+    /// Every pin (`{server: {tool: fingerprint}}`), for a host to persist and pass back in
+    /// [`DriverOptions::pins`]. A held tool keeps its old pin until it is accepted.
+    pub fn pins(&self) -> MemoryPinStore {
+        self.inner.state.borrow().registry.pin_store().clone()
     }
 
     /// Closes every client (2025 era: DELETE) and stops the timer.

@@ -7,6 +7,7 @@
 //   POST /sessions/<server>/open     connect one server, keep its snapshot in a Durable Object
 //   POST /sessions/<server>/call     restore that snapshot (no handshake), call, store it again
 //   DELETE /sessions/<server>        restore, close (2025 era: DELETE the session), forget it
+//   POST /pins/accept     {name}: accept a held tool's changed definition (needs PINS)
 //
 // Who may call it: every route needs the Worker's own inbound credential, checked before anything
 // else (no outbound request is made for a refused caller). It fails closed: with neither of these
@@ -28,6 +29,12 @@
 //   any other text binding: a `${NAME}` variable for the server entries (e.g. a token secret);
 //                the inbound credential and the Access settings are not.
 //   SESSIONS     (optional) Durable Object namespace of class McpSessions, for /sessions/*.
+//   PINS         (optional) Durable Object namespace of class McpPins: the tool pins, kept across
+//                requests and isolates. Each request's pool starts from them (`pins` option) and
+//                adds what it pinned; a tool whose description or schema changed since it was
+//                pinned stays held back (GET /tools lists it under `held`; calls to it fail with
+//                TOOL_CHANGED) until POST /pins/accept. Without PINS every request pins afresh,
+//                so a changed tool would go unnoticed.
 //
 // Request bodies are limited to 1 MiB (413 beyond, read no further).
 //
@@ -214,7 +221,7 @@ export function readConfig(env) {
     }
     mcpServers[name] = rest;
   }
-  return { config: { ...raw, mcpServers }, vars, policy, services, edge: env.MCP_EDGE !== "false" };
+  return { config: { ...raw, mcpServers }, vars, policy, services, edge: env.MCP_EDGE !== "false", pinStore: env.PINS ?? null };
 }
 
 /**
@@ -288,7 +295,26 @@ function routedFetch(services) {
   };
 }
 
-/** Runs `work(pool)` with a connected pool and always closes it (no timer or stream is left). */
+/** The one McpPins object of this Worker (all pins in one place), or null without PINS. */
+const pinsObject = (cfg) => (cfg.pinStore ? cfg.pinStore.get(cfg.pinStore.idFromName("pins")) : null);
+
+async function loadPins(cfg) {
+  const stub = pinsObject(cfg);
+  if (!stub) return undefined;
+  const r = await stub.fetch("https://pins/");
+  return await r.json();
+}
+
+async function savePins(cfg, pins) {
+  const stub = pinsObject(cfg);
+  if (!stub) return;
+  await stub.fetch("https://pins/", { method: "PUT", body: JSON.stringify(pins) });
+}
+
+/**
+ * Runs `work(pool)` with a connected pool (started from the stored pins, which it adds to) and
+ * always closes it (no timer or stream is left).
+ */
 async function withPool(cfg, work) {
   const pool = new McpPool(cfg.config, {
     vars: cfg.vars,
@@ -296,10 +322,13 @@ async function withPool(cfg, work) {
     edge: cfg.edge,
     fetch: routedFetch(cfg.services),
     connectTimeoutMs: 15_000,
+    pins: await loadPins(cfg),
   });
   try {
     await pool.connectAll();
-    return await work(pool);
+    const result = await work(pool);
+    await savePins(cfg, pool.pins());
+    return result;
   } finally {
     await pool.close();
     pool.free();
@@ -364,7 +393,19 @@ function parseCalls(body) {
 async function tools(cfg, url) {
   const format = url.searchParams.get("format") ?? "mcp";
   if (!FORMATS.has(format)) throw new RequestError(400, `format must be one of ${[...FORMATS].join(", ")}`);
-  return withPool(cfg, (pool) => json({ tools: pool.tools({ format }), servers: pool.status().servers }));
+  return withPool(cfg, (pool) => json({ tools: pool.tools({ format }), servers: pool.status().servers, held: pool.heldTools() }));
+}
+
+/** Accepts a held tool's new definition (re-pins it; the stored pins get the new one). */
+async function acceptPin(cfg, request) {
+  if (!cfg.pinStore) throw new RequestError(404, "this Worker has no PINS Durable Object binding", "NO_PINS");
+  const body = await readJson(request);
+  if (!body || typeof body.name !== "string") throw new RequestError(400, "accept needs a string name");
+  const servers = scopeCalls(cfg, [body.name]);
+  return withPool(only(cfg, servers), (pool) => {
+    pool.acceptTool(body.name);
+    return json({ accepted: body.name, held: pool.heldTools() });
+  });
 }
 
 async function call(cfg, request, signal) {
@@ -422,6 +463,7 @@ export default {
         if (url.searchParams.get("stream") === "1") return await callStream(cfg, request, ctx);
         return await call(cfg, request, request.signal);
       }
+      if (url.pathname === "/pins/accept" && request.method === "POST") return await acceptPin(cfg, request);
       const m = url.pathname.match(/^\/sessions\/([A-Za-z0-9_-]{1,64})(\/open|\/call)?$/);
       if (m) {
         if (!env.SESSIONS) return problem(404, "NO_SESSIONS", "this Worker has no SESSIONS Durable Object binding");
@@ -430,7 +472,7 @@ export default {
         const stub = env.SESSIONS.get(env.SESSIONS.idFromName(m[1]));
         return await stub.fetch(request);
       }
-      return problem(404, "NOT_FOUND", "routes: GET /tools, POST /call[?stream=1], /sessions/<server>/open|call");
+      return problem(404, "NOT_FOUND", "routes: GET /tools, POST /call[?stream=1], /sessions/<server>/open|call, POST /pins/accept");
     } catch (e) {
       if (e instanceof RequestError) return problem(e.status, e.code, e.message);
       if (e instanceof ConfigError) return problem(500, "CONFIG", e.message);
@@ -529,5 +571,29 @@ export class McpSessions {
       if (isMcpError(e)) return problem(502, e.code, e.message);
       return problem(500, "INTERNAL", String(e?.message ?? e));
     }
+  }
+}
+
+/**
+ * The Worker's tool pins (`{server: {tool: fingerprint}}`), kept in Durable Object storage so a
+ * tool whose definition changes is noticed in any later request, in any isolate. GET returns
+ * them; PUT merges a pool's pins in (per tool; a pool keeps a held tool's old pin and re-pins
+ * only what was accepted).
+ */
+export class McpPins {
+  constructor(state) {
+    this.state = state;
+  }
+
+  async fetch(request) {
+    const stored = (await this.state.storage.get("pins")) ?? {};
+    if (request.method === "PUT") {
+      const incoming = await request.json();
+      for (const [server, tools] of Object.entries(incoming ?? {})) {
+        stored[server] = { ...(stored[server] ?? {}), ...tools };
+      }
+      await this.state.storage.put("pins", stored);
+    }
+    return json(stored);
   }
 }
