@@ -886,6 +886,34 @@ fn pins_are_exported_imported_and_a_changed_tool_is_held_reported_and_accepted()
     assert_eq!(s.driver.status().servers[0].tool_count, 2);
 }
 
+#[test]
+fn a_server_without_the_tools_capability_connects_without_being_asked_for_tools() {
+    let s = setup(
+        json!({"docs": {"url": url("docs")}}),
+        vec![("docs", ok(5, &["never_listed"]))],
+        DriverOptions::default(),
+    );
+    s.remote("docs")
+        .capabilities
+        .replace(Some(json!({"prompts": {}, "resources": {}})));
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    let st = &s.driver.status().servers[0];
+    assert_eq!(st.state, ServerState::Connected, "{st:?}");
+    assert_eq!(
+        (st.tool_count, st.prompt_count, st.resource_count),
+        (0, 1, 2)
+    );
+    assert_eq!(
+        *s.remote("docs").lists.borrow(),
+        vec!["prompts/list", "resources/list"],
+        "no tools/list"
+    );
+    assert!(names(&s).is_empty());
+    assert_eq!(s.driver.offered(ListKind::Resources).len(), 2);
+    assert_eq!(s.exec.armed(), 0, "nothing is retried");
+}
+
 fn state_is(s: &Setup, server: &str, want: ServerState) -> bool {
     state(s, server) == want
 }

@@ -516,3 +516,38 @@ async fn a_changed_tool_is_reported_held_and_its_pins_carry_over_to_the_next_poo
     assert!(events.borrow().iter().any(|e| e["type"] == "toolsChanged"));
     wait(next.close()).await.unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn a_server_without_tools_connects_and_offers_its_prompts_and_resources() {
+    // tools/list on this endpoint is -32601: asking for tools would fail the server.
+    let (url, _admin) = flaky("notools");
+    let config =
+        serde_json::json!({"mcpServers": {"docs": {"url": format!("{url}&caps=no-tools")}}});
+    let pool = McpPool::new(json(config), json(serde_json::json!({}))).unwrap();
+    let status = to_json(&wait(pool.connect_all()).await.unwrap());
+    let docs = state_of(&status, "docs");
+    assert_eq!(docs["state"], "connected", "{docs}");
+    assert_eq!(
+        (
+            &docs["toolCount"],
+            &docs["promptCount"],
+            &docs["resourceCount"]
+        ),
+        (
+            &serde_json::json!(0),
+            &serde_json::json!(2),
+            &serde_json::json!(1)
+        ),
+        "{docs}"
+    );
+    assert!(docs["nextRetryAt"].is_null() && docs["lastError"].is_null());
+    let prompts = to_json(&pool.prompts());
+    assert_eq!(prompts[0]["server"], "docs");
+    assert_eq!(prompts[1]["prompt"]["name"], "summarize");
+    assert_eq!(
+        to_json(&pool.resources())[0]["resource"]["uri"],
+        "fixture:///readme"
+    );
+    assert!(tool_names(&pool).is_empty());
+    wait(pool.close()).await.unwrap();
+}

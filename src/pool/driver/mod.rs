@@ -346,10 +346,16 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             session.open_get_stream = false;
         }
         let (client, info) = inner.host.connect(session, inner.gate.clone()).await?;
-        let tools = client
-            .list(ListKind::Tools)
-            .await
-            .map_err(PoolError::from)?;
+        // A server without the `tools` capability (prompts or resources only) is not asked
+        // for tools: it connects with none.
+        let tools = if offers(&info.capabilities, ListKind::Tools) {
+            client
+                .list(ListKind::Tools)
+                .await
+                .map_err(PoolError::from)?
+        } else {
+            json!({"tools": []})
+        };
         let mut lists = ServerLists::default();
         for kind in [ListKind::Prompts, ListKind::Resources] {
             if offers(&info.capabilities, kind) {
