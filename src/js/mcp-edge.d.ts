@@ -349,7 +349,8 @@ export class McpPool {
   tools(options: { format: "anthropic" }): AnthropicTool[];
   tools(options?: { format?: "mcp" }): Tool[];
   /**
-   * Server instructions as fenced `<system-reminder>` blocks, each delivered once: `text` holds the
+   * Server instructions as fenced `<system-reminder>` blocks naming their server (at most 2,048
+   * characters each, with a marker when cut), each delivered once: `text` holds the
    * blocks of what changed since the last call (empty when nothing did), `joined` names the servers
    * whose instructions are new or changed, `left` those whose instructions are gone.
    */
