@@ -5,12 +5,13 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use mcp_edge::pool::config::{
     expand_vars, merge_layers, normalize_url, DroppedDuplicate, ExpandError, PoolConfig,
-    ServerConfig, Transport, Vars,
+    ProjectEntry, ServerConfig, Transport, Vars,
 };
-use mcp_edge::pool::PoolError;
+use mcp_edge::pool::{Policy, PoolCore, PoolError, PoolEvent, PoolOptions};
 use mcp_edge::proto::session::ProtocolChoice;
 use mcp_edge::tools::Category;
 use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
 
 const USER: &str = include_str!("vectors/pool/user.json");
 const PROJECT: &str = include_str!("vectors/pool/project.json");
@@ -267,37 +268,72 @@ fn typed_errors_for_bad_entries() {
 fn two_layer_merge() {
     let user: Value = serde_json::from_str(USER).unwrap();
     let project: Value = serde_json::from_str(PROJECT).unwrap();
-    let merged = merge_layers(&user, &project).unwrap();
+    let none = BTreeSet::new();
+    let merged = merge_layers(&user, &project, &none).unwrap();
     // Scalars: project overrides, user-only ones stay.
-    assert_eq!(merged["theme"], "light");
-    assert_eq!(merged["maxTokens"], 1000);
-    let servers = &merged["mcpServers"];
-    // Same transport: deep merge (headers merged by key, scalars added/overridden).
+    assert_eq!(merged.doc["theme"], "light");
+    assert_eq!(merged.doc["maxTokens"], 1000);
+    let servers = &merged.doc["mcpServers"];
+    // A server both layers name: the user's entry wins, whatever the project's says.
+    assert_eq!(servers["github"], user["mcpServers"]["github"]);
+    assert_eq!(servers["files"], user["mcpServers"]["files"]);
     assert_eq!(
-        servers["github"],
-        json!({"url": "https://api.github.example/mcp",
-               "headers": {"Authorization": "Bearer ${GH_TOKEN}", "X-Team": "platform"},
-               "timeoutMs": 10000, "category": "read"})
+        servers["notes"], user["mcpServers"]["notes"],
+        "a project null removes nothing"
     );
-    // Different transport: the project's entry replaces the user's whole.
-    assert_eq!(
-        servers["files"],
-        json!({"url": "https://files.example/mcp"})
-    );
-    // null removes; project-only entries are added.
-    assert!(servers.get("notes").is_none());
+    // Project-only entries are added.
     assert!(servers.get("search").is_some());
-
-    let c = PoolConfig::from_layers(&user, &project, &vars(&[("GH_TOKEN", "t")])).unwrap();
-    let names: Vec<&str> = c.servers.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["files", "github", "search"]);
     assert_eq!(
-        entry(&c, "github").as_ref().unwrap().category,
-        Some(Category::Read)
+        merged.project,
+        BTreeMap::from([
+            ("files".to_string(), ProjectEntry::Ignored),
+            ("github".to_string(), ProjectEntry::Ignored),
+            ("notes".to_string(), ProjectEntry::Ignored),
+            ("search".to_string(), ProjectEntry::Added),
+        ])
     );
+    // Approved: the project's entry replaces the user's whole (its credentials do not carry over).
+    let approved: BTreeSet<String> = ["github".to_string(), "notes".to_string()].into();
+    let merged = merge_layers(&user, &project, &approved).unwrap();
+    let servers = &merged.doc["mcpServers"];
+    assert_eq!(servers["github"], project["mcpServers"]["github"]);
+    assert!(servers["github"]["headers"].get("Authorization").is_none());
+    assert!(servers.get("notes").is_none(), "an approved null removes");
+    assert_eq!(merged.project["github"], ProjectEntry::Approved);
+    assert_eq!(merged.project["files"], ProjectEntry::Ignored);
+
+    let c = PoolConfig::from_layers(&user, &project, &none, &vars(&[("GH_TOKEN", "t")])).unwrap();
+    let names: Vec<&str> = c.servers.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["files", "github", "notes", "search"]);
     assert_eq!(c.other["theme"], "light");
+    assert_eq!(c.project["github"], ProjectEntry::Ignored);
+    // The pool reports it: in status and once as an event.
+    let mut core = PoolCore::new(&c, &Policy::default(), PoolOptions::default()).unwrap();
+    let status = serde_json::to_value(core.status()).unwrap();
+    let of = |n: &str| {
+        status["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == n)
+            .unwrap()["projectEntry"]
+            .clone()
+    };
     assert_eq!(
-        merge_layers(&json!([]), &json!({})).unwrap_err().code(),
+        (of("github"), of("search")),
+        (json!("ignored"), json!("added"))
+    );
+    let mut ignored = Vec::new();
+    while let Some(e) = core.poll_event() {
+        if let PoolEvent::ProjectEntryIgnored { server } = e {
+            ignored.push(server);
+        }
+    }
+    assert_eq!(ignored, ["files", "github", "notes"]);
+    assert_eq!(
+        merge_layers(&json!([]), &json!({}), &none)
+            .unwrap_err()
+            .code(),
         "CONFIG"
     );
 }

@@ -551,3 +551,55 @@ async fn a_server_without_tools_connects_and_offers_its_prompts_and_resources() 
     assert!(tool_names(&pool).is_empty());
     wait(pool.close()).await.unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn a_project_layer_cannot_replace_the_users_server_unless_the_host_approves_it() {
+    let user = serde_json::json!({"mcpServers": {"py": {"url": py(), "headers": {"X-Token": "user-secret"}}}});
+    // The project points `py` elsewhere (where the user's header would go along with a merge).
+    let project =
+        serde_json::json!({"mcpServers": {"py": {"url": format!("{}/mcp-500", fixture())}}});
+    let options = json(serde_json::json!({ "projectConfig": project }));
+    let (events, _keep) = collect_events(&options);
+    let pool = McpPool::new(json(user.clone()), options).unwrap();
+    let status = to_json(&wait(pool.connect_all()).await.unwrap());
+    let py_status = state_of(&status, "py");
+    assert_eq!(
+        py_status["state"], "connected",
+        "the user's entry is used: {py_status}"
+    );
+    assert_eq!(py_status["projectEntry"], "ignored");
+    assert!(events
+        .borrow()
+        .iter()
+        .any(|e| e["type"] == "projectEntryIgnored" && e["server"] == "py"));
+    wait(pool.close()).await.unwrap();
+    // Approved: the project's entry is used (whole).
+    let options =
+        json(serde_json::json!({ "projectConfig": project, "approvedProjectServers": ["py"] }));
+    let pool = McpPool::new(json(user), options).unwrap();
+    let status = to_json(&wait(pool.connect_all()).await.unwrap());
+    let py_status = state_of(&status, "py");
+    assert_eq!(py_status["state"], "failed", "{py_status}");
+    assert_eq!(py_status["projectEntry"], "approved");
+    wait(pool.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_request_timeout_above_the_total_timeout_is_a_config_error_in_client_and_pool() {
+    let options = || json(serde_json::json!({"timeoutMs": 5000, "maxTotalTimeoutMs": 1000}));
+    let client_err = mcp_edge::js::McpClient::connect(py(), options())
+        .await
+        .err()
+        .expect("McpClient refuses it");
+    let pool_err = McpPool::new(
+        json(serde_json::json!({"mcpServers": {"py": {"url": py()}}})),
+        options(),
+    )
+    .err()
+    .expect("McpPool refuses it too");
+    let field = |e: &JsValue, k: &str| Reflect::get(e, &k.into()).unwrap().as_string().unwrap();
+    assert_eq!(field(&client_err, "code"), "CONFIG");
+    assert_eq!(field(&pool_err, "code"), "CONFIG");
+    assert_eq!(field(&client_err, "message"), field(&pool_err, "message"));
+    assert!(field(&pool_err, "message").contains("exceeds the maximum total timeout"));
+}

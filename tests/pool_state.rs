@@ -509,7 +509,7 @@ fn events_and_status_serialisation() {
         v,
         json!({"servers": [{"name": "s", "state": "connected", "transport": "http", "lastError": null,
             "toolCount": 1, "promptCount": 0, "resourceCount": 0, "era": "legacy", "protocolVersion": "2025-11-25", "retries": 0,
-            "nextRetryAt": null, "deadline": null, "gaveUp": false}]})
+            "nextRetryAt": null, "deadline": null, "gaveUp": false, "projectEntry": null}]})
     );
     assert_eq!(
         serde_json::to_value(ServerState::NeedsAuth).unwrap(),

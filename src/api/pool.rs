@@ -248,6 +248,7 @@ impl<F: ClientFactory> PoolHost for FetchHost<F> {
 pub struct McpPoolOptions {
     vars: Vars,
     project_config: Option<Value>,
+    approved_project_servers: std::collections::BTreeSet<String>,
     policy: Policy,
     edge: bool,
     get_stream_in_edge: bool,
@@ -285,10 +286,19 @@ impl McpPoolOptions {
         self
     }
 
-    /// A second configuration layer (a project's `mcpServers`): scalars override, servers merge
-    /// by name.
+    /// A second configuration layer (a project's `mcpServers`): top-level scalars override;
+    /// project servers the user's layer lacks are added; one it has is ignored (the user's entry
+    /// wins, status and a `ProjectEntryIgnored` event say so) unless approved with
+    /// [`McpPoolOptions::approve_project_server`].
     pub fn project_config(mut self, config: Value) -> Self {
         self.project_config = Some(config);
+        self
+    }
+
+    /// Lets the project layer's entry `server` replace the user's entry of that name (whole:
+    /// none of the user's entry, credentials included, carries over).
+    pub fn approve_project_server(mut self, server: &str) -> Self {
+        self.approved_project_servers.insert(server.to_string());
         self
     }
 
@@ -363,7 +373,9 @@ impl McpPoolOptions {
     ) -> Result<PoolDriver<H>, PoolError> {
         let cfg = match &self.project_config {
             None => PoolConfig::from_value(config, &self.vars),
-            Some(project) => PoolConfig::from_layers(config, project, &self.vars),
+            Some(project) => {
+                PoolConfig::from_layers(config, project, &self.approved_project_servers, &self.vars)
+            }
         }?;
         let mut pool = if self.edge {
             PoolOptions::edge()

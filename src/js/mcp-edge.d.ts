@@ -234,8 +234,15 @@ export type PolicyRule = string | { serverName: string } | { serverUrl: string }
 export interface PoolOptions extends ConnectOptions {
   /** Values for `${VAR}` expansion. Errors name the variable, never a value. */
   vars?: Record<string, string>;
-  /** A second (project) layer merged over `config` (scalars override, servers merged by key). */
+  /**
+   * A second (project) layer over `config`: top-level scalars override; its servers that `config`
+   * lacks are added; one that `config` has is ignored (the user's entry, with its credentials, stays
+   * in force; `status()` says `projectEntry: "ignored"` and a `projectEntryIgnored` event is sent)
+   * unless named in `approvedProjectServers`, which lets the project's entry replace it whole.
+   */
   projectConfig?: PoolConfig;
+  /** Project servers allowed to replace the user's entry of the same name (see `projectConfig`). */
+  approvedProjectServers?: string[];
   /** Deny wins; an absent allow list allows all, an empty one allows none. */
   policy?: { denied?: PolicyRule[]; allowed?: PolicyRule[] };
   /**
@@ -280,6 +287,8 @@ export interface ServerStatus {
   nextRetryAt: number | null;
   deadline: number | null;
   gaveUp: boolean;
+  /** What became of the project layer's entry of this name; `null` when it has none. */
+  projectEntry: "added" | "ignored" | "approved" | null;
 }
 export interface PoolStatus { servers: ServerStatus[] }
 
@@ -292,6 +301,8 @@ export interface PoolStatus { servers: ServerStatus[] }
 export type PoolEvent =
   | { type: "state"; server: string; from: ServerState; to: ServerState; error: { code: McpErrorCode; message: string } | null }
   | { type: "attemptAborted"; server: string }
+  /** The project layer's entry for a server the user's config has was not used (not approved). */
+  | { type: "projectEntryIgnored"; server: string }
   | { type: "listChanged"; server: string; list: "tools" | "prompts" | "resources"; count: number }
   | { type: "toolCount"; server: string; count: number }
   /** A tool's description or input schema differs from its pin: it is held back until `acceptTool`. */

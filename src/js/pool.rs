@@ -76,6 +76,9 @@ fn event_to_js(e: &DriverEvent) -> Value {
                 .map(|e| json!({"code": e.code(), "message": e.to_string()}));
             json!({"type": "state", "server": server, "from": from.as_str(), "to": to.as_str(), "error": error})
         }
+        DriverEvent::Pool(PoolEvent::ProjectEntryIgnored { server }) => {
+            json!({"type": "projectEntryIgnored", "server": server})
+        }
         DriverEvent::Pool(PoolEvent::ToolCount { server, count }) => {
             json!({"type": "toolCount", "server": server, "count": count})
         }
@@ -107,6 +110,18 @@ impl McpPool {
         let project = from_js(&get(&options, "projectConfig"))?;
         if !project.is_null() {
             o = o.project_config(project);
+        }
+        match from_js(&get(&options, "approvedProjectServers"))? {
+            Value::Null => {}
+            Value::Array(names) => {
+                for n in names {
+                    let n = n.as_str().ok_or_else(|| {
+                        invalid_argument("approvedProjectServers must be server names")
+                    })?;
+                    o = o.approve_project_server(n);
+                }
+            }
+            _ => return Err(invalid_argument("approvedProjectServers must be an array")),
         }
         match from_js(&get(&options, "pins"))? {
             Value::Null => {}

@@ -27,7 +27,7 @@
 //! never a value.
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::error::PoolError;
 use crate::proto::session::{ProtocolChoice, LEGACY_VERSIONS, MODERN_VERSION};
@@ -116,6 +116,41 @@ pub struct PoolConfig {
     pub servers: Vec<ServerEntry>,
     /// Top-level members other than `mcpServers`, kept for the host.
     pub other: Map<String, Value>,
+    /// What became of each server entry of the project layer ([`merge_layers`]).
+    pub project: BTreeMap<String, ProjectEntry>,
+}
+
+/// What became of a project layer's server entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProjectEntry {
+    /// A server the user's layer does not have: added.
+    Added,
+    /// A server the user's layer has: the user's entry stays, the project's is not used.
+    Ignored,
+    /// A server the user's layer has, and the host approved the project's entry: it replaces
+    /// the user's entry whole (nothing of the user's entry, credentials included, carries over).
+    Approved,
+}
+
+impl ProjectEntry {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProjectEntry::Added => "added",
+            ProjectEntry::Ignored => "ignored",
+            ProjectEntry::Approved => "approved",
+        }
+    }
+}
+
+/// Two merged layers: the document, and what became of each project server entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Merged {
+    /// The merged document.
+    pub doc: Value,
+    /// Per project server entry, what became of it.
+    pub project: BTreeMap<String, ProjectEntry>,
 }
 
 /// An entry dropped by de-duplication.
@@ -136,9 +171,18 @@ impl PoolConfig {
         Self::from_value(&doc, vars)
     }
 
-    /// Parses the user layer, then the project layer on top of it (see [`merge_layers`]).
-    pub fn from_layers(user: &Value, project: &Value, vars: &Vars) -> Result<Self, PoolError> {
-        Self::from_value(&merge_layers(user, project)?, vars)
+    /// Parses the user layer, then the project layer on top of it (see [`merge_layers`]);
+    /// `approved` names the project entries the host lets replace the user's.
+    pub fn from_layers(
+        user: &Value,
+        project: &Value,
+        approved: &BTreeSet<String>,
+        vars: &Vars,
+    ) -> Result<Self, PoolError> {
+        let merged = merge_layers(user, project, approved)?;
+        let mut c = Self::from_value(&merged.doc, vars)?;
+        c.project = merged.project;
+        Ok(c)
     }
 
     /// Parses a document. Fails as a whole only when the document itself is mis-shaped; a bad
@@ -169,7 +213,11 @@ impl PoolConfig {
             .filter(|(k, _)| k.as_str() != "mcpServers")
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        Ok(Self { servers, other })
+        Ok(Self {
+            servers,
+            other,
+            project: BTreeMap::new(),
+        })
     }
 
     /// Finds entries with the same signature ([`ServerConfig::signature`]) among the enabled,
@@ -199,86 +247,63 @@ impl PoolConfig {
 
 /// Merges two configuration layers (user, then project on top).
 ///
-/// Top-level members: the project's value replaces the user's, except `mcpServers`, which is
-/// merged by server name. A server present in both layers is deep-merged field by field (objects
-/// such as `headers` and `env` recursively; scalars and arrays replaced), unless the two entries
-/// use different transports (one has `url`, the other `command`): then the project's entry
-/// replaces the user's whole. A `null` member in the project layer removes that member.
-pub fn merge_layers(user: &Value, project: &Value) -> Result<Value, PoolError> {
+/// Top-level members: the project's value replaces the user's (a `null` removes it), except
+/// `mcpServers`, which is merged by server name. A project server the user's layer does not have
+/// is added. One the user's layer has cannot silently replace it (a project checked into a
+/// repository could otherwise point the user's server, and the credentials in its headers, at
+/// another endpoint): the user's entry wins and the project's is reported
+/// [`ProjectEntry::Ignored`], unless the host named it in `approved`; then the project's entry
+/// (or its `null`, which removes the server) replaces the user's whole.
+pub fn merge_layers(
+    user: &Value,
+    project: &Value,
+    approved: &BTreeSet<String>,
+) -> Result<Merged, PoolError> {
     let (Value::Object(u), Value::Object(p)) = (user, project) else {
         return Err(PoolError::InvalidConfig {
             reason: "each configuration layer must be a JSON object".into(),
         });
     };
     let mut out = u.clone();
+    let mut notes = BTreeMap::new();
     for (k, pv) in p {
         if k == "mcpServers" {
-            let merged = match (u.get(k), pv) {
-                (Some(Value::Object(us)), Value::Object(ps)) => {
-                    let mut m = us.clone();
-                    for (name, pe) in ps {
-                        let next = match (m.get(name), pe) {
-                            (_, Value::Null) => None,
-                            (Some(ue @ Value::Object(uo)), Value::Object(po))
-                                if transport_kind(uo) == transport_kind(po)
-                                    || transport_kind(po).is_none() =>
-                            {
-                                Some(deep_merge(ue, pe))
-                            }
-                            _ => Some(pe.clone()),
-                        };
-                        match next {
-                            Some(v) => {
-                                m.insert(name.clone(), v);
-                            }
-                            None => {
-                                m.remove(name);
-                            }
-                        }
-                    }
-                    Value::Object(m)
-                }
-                _ => pv.clone(),
+            let mut m = match u.get(k) {
+                Some(Value::Object(us)) => us.clone(),
+                _ => Map::new(),
             };
-            out.insert(k.clone(), merged);
+            let Value::Object(ps) = pv else {
+                out.insert(k.clone(), pv.clone());
+                continue;
+            };
+            for (name, pe) in ps {
+                let note = match (m.contains_key(name), approved.contains(name)) {
+                    (false, _) => ProjectEntry::Added,
+                    (true, false) => ProjectEntry::Ignored,
+                    (true, true) => ProjectEntry::Approved,
+                };
+                notes.insert(name.clone(), note);
+                match (note, pe) {
+                    (ProjectEntry::Ignored, _) => {}
+                    (_, Value::Null) => {
+                        m.remove(name);
+                    }
+                    _ => {
+                        m.insert(name.clone(), pe.clone());
+                    }
+                }
+            }
+            out.insert(k.clone(), Value::Object(m));
         } else if pv.is_null() {
             out.remove(k);
         } else {
             out.insert(k.clone(), pv.clone());
         }
     }
-    Ok(Value::Object(out))
-}
-
-fn transport_kind(entry: &Map<String, Value>) -> Option<&'static str> {
-    if entry.contains_key("url") {
-        Some("url")
-    } else if entry.contains_key("command") {
-        Some("command")
-    } else {
-        None
-    }
-}
-
-fn deep_merge(base: &Value, over: &Value) -> Value {
-    match (base, over) {
-        (Value::Object(b), Value::Object(o)) => {
-            let mut m = b.clone();
-            for (k, ov) in o {
-                if ov.is_null() {
-                    m.remove(k);
-                } else {
-                    let merged = match m.get(k) {
-                        Some(bv) => deep_merge(bv, ov),
-                        None => ov.clone(),
-                    };
-                    m.insert(k.clone(), merged);
-                }
-            }
-            Value::Object(m)
-        }
-        _ => over.clone(),
-    }
+    Ok(Merged {
+        doc: Value::Object(out),
+        project: notes,
+    })
 }
 
 /// What went wrong in [`expand_vars`]; the caller adds server and field.

@@ -31,7 +31,7 @@
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
-use super::config::{PoolConfig, ServerConfig, Transport};
+use super::config::{PoolConfig, ProjectEntry, ServerConfig, Transport};
 use super::error::PoolError;
 use super::policy::Policy;
 use crate::proto::session::{Era, ProtocolError};
@@ -227,6 +227,12 @@ pub enum PoolEvent {
         /// The error behind a move to `failed`, `needs-auth`, `disabled` or `unsupported`.
         error: Option<PoolError>,
     },
+    /// The project layer's entry for a server the user's layer has was not used (the host did
+    /// not approve it): the user's entry stays in force. Reported once, when the pool starts.
+    ProjectEntryIgnored {
+        /// The server.
+        server: String,
+    },
     /// A connected server's tool count changed.
     ToolCount {
         /// The server.
@@ -248,6 +254,7 @@ enum Off {
 #[derive(Debug, Clone)]
 struct Server {
     config: Result<ServerConfig, PoolError>,
+    project: Option<ProjectEntry>,
     state: ServerState,
     off: Option<Off>,
     last_error: Option<PoolError>,
@@ -303,6 +310,10 @@ pub struct ServerStatus {
     pub deadline: Option<u64>,
     /// Whether automatic retries stopped (budget spent).
     pub gave_up: bool,
+    /// What became of the project layer's entry of this name: `added` (the user's layer has
+    /// none), `ignored` (the user's entry is used), `approved` (the project's replaced it), or
+    /// `null` (no project entry).
+    pub project_entry: Option<&'static str>,
 }
 
 /// A snapshot for UIs, servers sorted by name.
@@ -345,6 +356,7 @@ impl PoolCore {
         for e in &config.servers {
             let mut s = Server {
                 config: e.config.clone(),
+                project: config.project.get(&e.name).copied(),
                 state: ServerState::Pending,
                 off: None,
                 last_error: None,
@@ -406,13 +418,21 @@ impl PoolCore {
             }
             servers.insert(e.name.clone(), s);
         }
+        let events = config
+            .project
+            .iter()
+            .filter(|(_, e)| **e == ProjectEntry::Ignored)
+            .map(|(server, _)| PoolEvent::ProjectEntryIgnored {
+                server: server.clone(),
+            })
+            .collect();
         Ok(PoolCore {
             options,
             servers,
             next_attempt: 1,
             outbound_in_use: 0,
             aborts: VecDeque::new(),
-            events: VecDeque::new(),
+            events,
         })
     }
 
@@ -820,6 +840,7 @@ impl PoolCore {
                         .filter(|_| s.state == ServerState::Connecting)
                         .map(|a| a.deadline),
                     gave_up: s.gave_up,
+                    project_entry: s.project.map(ProjectEntry::as_str),
                 })
                 .collect(),
         }

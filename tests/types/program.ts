@@ -44,7 +44,7 @@ const NOTIFICATION_TYPES: Record<M.Notification["type"], true> = {
   gap: true,
 };
 const POOL_EVENT_TYPES: Record<M.PoolEvent["type"], true> = {
-  state: true, attemptAborted: true, listChanged: true, toolCount: true, toolChanged: true, toolRejected: true, toolsChanged: true,
+  state: true, attemptAborted: true, projectEntryIgnored: true, listChanged: true, toolCount: true, toolChanged: true, toolRejected: true, toolsChanged: true,
 };
 const TRAFFIC_TYPES: Record<M.TrafficRecord["type"], true> = { request: true, head: true, body: true, end: true };
 /** Every callback option; each must be called during the run. */
@@ -434,7 +434,9 @@ async function pool(): Promise<void> {
   const options: Required<M.PoolOptions> = {
     ...base,
     vars: { EVERYTHING, PY, HANG: `${FIXTURE}/hang` },
-    projectConfig: { mcpServers: { py: { timeoutMs: 20_000 } } },
+    // The project layer may add servers; its entry for the user's `py` is ignored (not approved).
+    projectConfig: { mcpServers: { py: { url: "http://127.0.0.1:9/elsewhere" } } },
+    approvedProjectServers: [],
     policy: { denied: ["blocked", { serverUrl: "http://blocked.invalid/*" }], allowed: ["*", { serverName: "py" }, { serverCommand: ["node"] }] },
     edge: false,
     maxConcurrentConnects: 4,
@@ -480,6 +482,7 @@ async function pool(): Promise<void> {
   const state = (name: string) => status.servers.find((s) => s.name === name)?.state;
   check(state("everything") === "connected" && state("py") === "connected", `${where}: both real servers connect`);
   check(state("hang") === "failed", `${where}: the hanging server fails (got ${state("hang")})`);
+  check(status.servers.find((s) => s.name === "py")?.projectEntry === "ignored" && events.some((e) => e.type === "projectEntryIgnored" && e.server === "py"), `${where}: the project's py entry is ignored and reported`);
   check(state("local") === "unsupported" && state("blocked") === "disabled" && state("off") === "disabled", `${where}: stdio unsupported, policy and enabled:false disabled`);
   observe("M.PoolStatus", `${where} status`, p.status());
 

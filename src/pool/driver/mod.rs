@@ -681,7 +681,8 @@ fn counts_as_success(outcome: &Result<Value, ProtocolError>) -> bool {
 
 impl<H: PoolHost> PoolDriver<H> {
     /// A driver for the servers of `config` under `policy`. `on_event` hears every
-    /// [`DriverEvent`]. Fails only on options out of range.
+    /// [`DriverEvent`]. Fails only on options out of range or client options that break the
+    /// client's own rules (`SessionConfig::validate`).
     pub fn new(
         host: H,
         config: &PoolConfig,
@@ -690,6 +691,11 @@ impl<H: PoolHost> PoolDriver<H> {
         on_event: Option<EventFn>,
     ) -> Result<Self, PoolError> {
         let core = PoolCore::new(config, policy, options.pool)?;
+        // The client options every server starts from obey the same rules as one client's (a
+        // request timeout above the maximum total timeout is a configuration error in both).
+        host.session_config("https://pool.invalid/mcp")?
+            .validate()
+            .map_err(PoolError::from)?;
         let inner = Rc::new(Inner {
             host,
             state: RefCell::new(State {
