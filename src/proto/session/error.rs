@@ -3,6 +3,7 @@
 use serde_json::Value;
 use std::fmt;
 
+use crate::proto::auth::AuthError;
 use crate::proto::headers::HeaderError;
 use crate::proto::jsonrpc::JsonRpcError;
 use crate::proto::sse::SseError;
@@ -113,6 +114,8 @@ pub enum ProtocolError {
     UnknownInput,
     /// The configuration is inconsistent.
     InvalidConfig(String),
+    /// Authorization failed or was refused (see [`AuthError::code`] for the stable codes).
+    Auth(AuthError),
 }
 
 impl ProtocolError {
@@ -134,6 +137,7 @@ impl ProtocolError {
             ProtocolError::ToolRejected { .. } => "TOOL_REJECTED",
             ProtocolError::InvalidConfig(_) => "CONFIG",
             ProtocolError::OutputSchemaMismatch { .. } => "OUTPUT_SCHEMA",
+            ProtocolError::Auth(e) => e.code(),
             _ => "PROTOCOL",
         }
     }
@@ -226,6 +230,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::UnknownInput => f.write_str("unknown or already answered input"),
             ProtocolError::InvalidConfig(m) => write!(f, "invalid configuration: {m}"),
+            ProtocolError::Auth(e) => e.fmt(f),
         }
     }
 }

@@ -171,6 +171,9 @@ impl Session {
 
     /// (Re)sends what `op` needs next.
     pub(super) fn drive(&mut self, op: OpId, now: u64) {
+        if self.auth_gate(op, now) {
+            return;
+        }
         let Some(o) = self.ops.get(&op) else { return };
         match &o.kind {
             OpKind::Connect { .. } => self.drive_connect(op, now),
@@ -364,6 +367,7 @@ impl Session {
             url: self.cfg.endpoint.clone(),
             headers,
             body: Some(msg.to_json()),
+            extras: Default::default(),
         }
     }
 
@@ -643,6 +647,24 @@ impl Session {
 
     pub(super) fn op_failed(&mut self, op: OpId, failure: Failure, now: u64) {
         let Some(o) = self.ops.get(&op) else { return };
+        if let Failure::Http {
+            status: status @ (401 | 403),
+            www_authenticate,
+            dpop_nonce,
+            auth_gen,
+            ..
+        } = &failure
+        {
+            if self.auth.is_some() && !matches!(o.kind, OpKind::Close) {
+                let (status, www, nonce, generation) = (
+                    *status,
+                    www_authenticate.clone(),
+                    dpop_nonce.clone(),
+                    *auth_gen,
+                );
+                return self.op_unauthorized(op, status, www, nonce, generation, now);
+            }
+        }
         match &o.kind {
             OpKind::Connect { .. } => self.connect_failed(op, failure, now),
             OpKind::Close => self.finish(op, Ok(Value::Null), now),

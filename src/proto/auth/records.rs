@@ -1,0 +1,249 @@
+//! What the authorization layer keeps: tokens, client registrations and pending authorization
+//! requests, as plain records the host stores (get/put/delete of strings under [`keys`]).
+//!
+//! Everything is keyed by the authorization server's issuer where the spec binds it there (MCP
+//! 2026-07-28 `basic/authorization/client-registration`: credentials "keyed by the authorization
+//! server's `issuer` identifier"): a client registered at one server is never presented to
+//! another. Tokens are kept per MCP server (and carry their issuer), so a reloaded page sends its
+//! token with the first request. Secrets inside records are [`Secret`]s: a record's `Debug`
+//! shows none of them.
+
+use serde::{Deserialize, Serialize};
+
+use super::metadata::{ClientAuthMethod, ServerMetadata};
+use super::secret::Secret;
+
+/// Storage keys.
+pub mod keys {
+    /// Where the client registration for `issuer` is kept.
+    pub fn client(issuer: &str) -> String {
+        format!("mcp-edge:client:{issuer}")
+    }
+    /// Where the tokens for the MCP server at `server_url` are kept.
+    pub fn tokens(server_url: &str) -> String {
+        format!("mcp-edge:tokens:{server_url}")
+    }
+    /// Where a pending authorization request is kept, by its `state`'s public handle.
+    pub fn pending(handle: &str) -> String {
+        format!("mcp-edge:pending:{handle}")
+    }
+}
+
+/// The token type of an access token (RFC 6750, RFC 9449 § 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TokenType {
+    /// `Authorization: Bearer <token>`.
+    Bearer,
+    /// `Authorization: DPoP <token>` with a proof on every request.
+    DPoP,
+}
+
+impl TokenType {
+    /// The `Authorization` scheme.
+    pub fn scheme(self) -> &'static str {
+        match self {
+            TokenType::Bearer => "Bearer",
+            TokenType::DPoP => "DPoP",
+        }
+    }
+}
+
+/// Tokens for one MCP server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenRecord {
+    /// The issuer that issued them.
+    pub issuer: String,
+    /// The `resource` they were requested for (exact string sent).
+    pub resource: String,
+    /// The access token.
+    #[serde(with = "secret_str")]
+    pub access_token: Secret,
+    /// Its type.
+    pub token_type: TokenType,
+    /// Absolute expiry, Unix milliseconds (never a relative `expires_in`: a stored relative time
+    /// would never expire).
+    pub expires_at: Option<u64>,
+    /// The refresh token, if one was issued.
+    #[serde(with = "opt_secret_str", default)]
+    pub refresh_token: Option<Secret>,
+    /// The scope granted (or requested, when the server did not say).
+    pub scope: Option<String>,
+}
+
+/// How the client identified itself at an authorization server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientSource {
+    /// Configured by the user (pre-registration).
+    Configured,
+    /// A Client ID Metadata Document URL.
+    MetadataDocument,
+    /// Dynamic client registration (RFC 7591).
+    Registered,
+}
+
+/// A client identity at one authorization server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientRecord {
+    /// The issuer it belongs to.
+    pub issuer: String,
+    /// `client_id`.
+    pub client_id: String,
+    /// `client_secret`, for confidential clients.
+    #[serde(with = "opt_secret_str", default)]
+    pub client_secret: Option<Secret>,
+    /// How to authenticate at the token endpoint.
+    pub auth_method: ClientAuthMethod,
+    /// Where it came from.
+    pub source: ClientSource,
+    /// The redirect URI it was registered with, if any.
+    pub redirect_uri: Option<String>,
+}
+
+/// An authorization request waiting for its callback: everything needed to finish the flow,
+/// even in another process (a reloaded page, a restarted isolate), recorded before the user is
+/// sent away (MCP 2026-07-28 `basic/authorization` "Authorization Response Validation": the
+/// issuer is recorded with the PKCE verifier).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingAuthorization {
+    /// The `state` sent.
+    #[serde(with = "secret_str")]
+    pub state: Secret,
+    /// The PKCE code verifier.
+    #[serde(with = "secret_str")]
+    pub verifier: Secret,
+    /// The issuer recorded from the validated metadata.
+    pub issuer: String,
+    /// The metadata the request was built from.
+    pub metadata: StoredMetadata,
+    /// The client that made the request.
+    pub client: ClientRecord,
+    /// The `resource` sent.
+    pub resource: String,
+    /// The scope requested.
+    pub scope: Option<String>,
+    /// The redirect URI sent.
+    pub redirect_uri: String,
+    /// The MCP server the tokens are for.
+    pub server_url: String,
+    /// Whether the token request carries a DPoP proof.
+    pub dpop: bool,
+    /// When the request was made, Unix milliseconds.
+    pub created_at: u64,
+}
+
+/// The parts of [`ServerMetadata`] a pending request needs, as a storable record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredMetadata {
+    /// `issuer`.
+    pub issuer: String,
+    /// `token_endpoint`.
+    pub token_endpoint: String,
+    /// `token_endpoint_auth_methods_supported`.
+    pub token_endpoint_auth_methods_supported: Option<Vec<String>>,
+    /// `authorization_response_iss_parameter_supported`.
+    pub iss_parameter_supported: bool,
+    /// `dpop_signing_alg_values_supported`.
+    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
+    /// `scopes_supported`.
+    pub scopes_supported: Option<Vec<String>>,
+}
+
+impl From<&ServerMetadata> for StoredMetadata {
+    fn from(m: &ServerMetadata) -> Self {
+        StoredMetadata {
+            issuer: m.issuer.clone(),
+            token_endpoint: m.token_endpoint.clone(),
+            token_endpoint_auth_methods_supported: m.token_endpoint_auth_methods_supported.clone(),
+            iss_parameter_supported: m.iss_parameter_supported,
+            dpop_signing_alg_values_supported: m.dpop_signing_alg_values_supported.clone(),
+            scopes_supported: m.scopes_supported.clone(),
+        }
+    }
+}
+
+impl StoredMetadata {
+    /// Back to the metadata shape (endpoints not needed after the authorization step are unset).
+    pub fn to_metadata(&self) -> ServerMetadata {
+        ServerMetadata {
+            issuer: self.issuer.clone(),
+            authorization_endpoint: None,
+            token_endpoint: self.token_endpoint.clone(),
+            registration_endpoint: None,
+            scopes_supported: self.scopes_supported.clone(),
+            code_challenge_methods_supported: Some(vec!["S256".into()]),
+            token_endpoint_auth_methods_supported: self
+                .token_endpoint_auth_methods_supported
+                .clone(),
+            grant_types_supported: None,
+            iss_parameter_supported: self.iss_parameter_supported,
+            client_id_metadata_document_supported: false,
+            dpop_signing_alg_values_supported: self.dpop_signing_alg_values_supported.clone(),
+        }
+    }
+}
+
+mod secret_str {
+    use super::Secret;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(s: &Secret, ser: S) -> Result<S::Ok, S::Error> {
+        ser.serialize_str(s.expose())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Secret, D::Error> {
+        String::deserialize(de).map(Secret::new)
+    }
+}
+
+mod opt_secret_str {
+    use super::Secret;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(s: &Option<Secret>, ser: S) -> Result<S::Ok, S::Error> {
+        match s {
+            Some(s) => ser.serialize_some(s.expose()),
+            None => ser.serialize_none(),
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Secret>, D::Error> {
+        Option::<String>::deserialize(de).map(|o| o.map(Secret::new))
+    }
+}
+
+/// Serialises a record for storage. The text holds secrets: it goes to the host's store and
+/// nowhere else.
+pub fn to_stored<T: Serialize>(record: &T) -> Secret {
+    Secret::new(serde_json::to_string(record).unwrap_or_default())
+}
+
+/// Reads a stored record; `None` when absent or unreadable (an unreadable record is treated as
+/// absent, never as an error that blocks sign-in).
+pub fn from_stored<T: for<'de> Deserialize<'de>>(text: Option<&str>) -> Option<T> {
+    serde_json::from_str(text?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_and_debug_hides_secrets() {
+        let t = TokenRecord {
+            issuer: "https://as".into(),
+            resource: "https://mcp/mcp".into(),
+            access_token: Secret::new("AT-SENTINEL"),
+            token_type: TokenType::DPoP,
+            expires_at: Some(5),
+            refresh_token: Some(Secret::new("RT-SENTINEL")),
+            scope: Some("a b".into()),
+        };
+        let stored = to_stored(&t);
+        assert!(stored.expose().contains("AT-SENTINEL"));
+        let back: TokenRecord = from_stored(Some(stored.expose())).unwrap();
+        assert_eq!(back, t);
+        let dbg = format!("{t:?}");
+        assert!(!dbg.contains("SENTINEL"), "{dbg}");
+        assert_eq!(from_stored::<TokenRecord>(Some("{not json")), None);
+        assert_eq!(from_stored::<TokenRecord>(None), None);
+    }
+}
