@@ -1485,3 +1485,131 @@ fn no_secret_appears_in_errors_events_or_debug_output() {
     }
     assert!(rendered.contains("[redacted]"));
 }
+
+// ---- sign-in across processes ------------------------------------------------------------------
+
+fn host_config() -> AuthConfig {
+    let mut c = code_config();
+    c.grant = Grant::AuthorizationCode {
+        interaction: Interaction::Host,
+    };
+    c
+}
+
+#[test]
+fn a_callback_in_another_process_finishes_from_the_stored_pending_request() {
+    let world = Rc::new(RefCell::new(World::new()));
+    // Process A: the sign-in starts; the host only gets the URL (a Worker returns it).
+    let w = world.clone();
+    let mut a = Pair::new(session_config(host_config()), move |r: &HttpRequest| {
+        w.borrow_mut().serve(r)
+    });
+    let op = a.session.connect(0);
+    a.pump();
+    let url = a.authorize_urls[0].clone();
+    a.session
+        .abort_authorization(AuthError::InteractionRequired { url: url.clone() }, a.now);
+    a.pump();
+    assert!(matches!(
+        auth_err(a.err(op)),
+        AuthError::InteractionRequired { .. }
+    ));
+    // The person signs in; the authorization server redirects to the callback.
+    let back = world.borrow_mut().serve(&HttpRequest {
+        method: Method::Get,
+        url,
+        headers: vec![],
+        body: None,
+        extras: Default::default(),
+    });
+    let callback = back
+        .headers
+        .iter()
+        .find(|(k, _)| k == "Location")
+        .unwrap()
+        .1
+        .clone();
+    // Process B: fresh session, same storage; the callback completes the sign-in.
+    let w = world.clone();
+    let mut b = Pair::new(session_config(host_config()), move |r: &HttpRequest| {
+        w.borrow_mut().serve(r)
+    });
+    b.storage = a.storage.clone();
+    b.pump();
+    let done = b.session.complete_authorization(&callback, b.now);
+    b.pump();
+    let status = b.ok(done).clone();
+    assert_eq!(status["issuer"], AS);
+    assert!(!b.storage.keys().any(|k| k.starts_with("mcp-edge:pending:")));
+    // The stored tokens serve the next connect without another sign-in.
+    let c = b.session.connect(b.now);
+    b.pump();
+    b.ok(c);
+    let w = world.borrow();
+    assert_eq!(w.authorize.len(), 1);
+    assert_eq!(w.tokens_req.len(), 1);
+    // The same callback cannot be used twice.
+    drop(w);
+    let again = b.session.complete_authorization(&callback, b.now);
+    b.pump();
+    assert_eq!(auth_err(b.err(again)), &AuthError::StateMismatch);
+}
+
+#[test]
+fn a_stale_or_unknown_pending_request_is_refused() {
+    let world = Rc::new(RefCell::new(World::new()));
+    let w = world.clone();
+    let mut a = Pair::new(session_config(host_config()), move |r: &HttpRequest| {
+        w.borrow_mut().serve(r)
+    });
+    a.session.connect(0);
+    a.pump();
+    let url = a.authorize_urls[0].clone();
+    let back = world.borrow_mut().serve(&HttpRequest {
+        method: Method::Get,
+        url,
+        headers: vec![],
+        body: None,
+        extras: Default::default(),
+    });
+    let callback = back
+        .headers
+        .iter()
+        .find(|(k, _)| k == "Location")
+        .unwrap()
+        .1
+        .clone();
+    // Eleven minutes later, in another process: the pending request has expired.
+    let w = world.clone();
+    let mut cfg = session_config(host_config());
+    cfg.unix_epoch_ms += 11 * 60_000;
+    let mut b = Pair::new(cfg, move |r: &HttpRequest| w.borrow_mut().serve(r));
+    b.storage = a.storage.clone();
+    b.pump();
+    let op = b.session.complete_authorization(&callback, b.now);
+    b.pump();
+    assert!(matches!(
+        auth_err(b.err(op)),
+        AuthError::AuthorizationDenied { .. }
+    ));
+    // A state nobody issued.
+    let op = b
+        .session
+        .complete_authorization(&format!("{REDIRECT}?code=x&state=nobody"), b.now);
+    b.pump();
+    assert_eq!(auth_err(b.err(op)), &AuthError::StateMismatch);
+    assert!(world.borrow().tokens_req.is_empty());
+}
+
+#[test]
+fn sign_in_can_start_before_any_refusal() {
+    let (mut p, w) = pair_with(World::new(), code_config());
+    p.pump();
+    let op = p.session.authorize(p.now);
+    p.pump();
+    assert_eq!(p.ok(op)["issuer"], AS);
+    let c = connect(&mut p);
+    p.ok(c);
+    // The connect went out with the token at once.
+    assert_eq!(w.borrow().mcp_auth_headers[0].0, "Bearer TOKEN-2");
+}

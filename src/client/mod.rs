@@ -11,8 +11,11 @@
 //!   poll_event   ─► op waiters, progress callbacks, input handler, notification queue
 //! ```
 
+mod auth;
 mod oneshot;
 pub(crate) mod timer;
+
+pub use auth::{AuthHost, AuthStorage, AuthorizeHandler, MemoryStorage, StorageFuture};
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -24,6 +27,7 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 
 use crate::pool::OutboundGate;
+use crate::proto::auth::AuthError;
 use crate::proto::http::{HttpRequest, ResponseHead};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{
@@ -105,6 +109,11 @@ pub struct ClientOptions {
     /// A bound on concurrent exchanges shared with other clients (a pool in edge mode): each
     /// exchange holds a permit from before its `fetch` until its body ends.
     pub gate: Option<OutboundGate>,
+    /// What the host provides for OAuth (with `session.auth` set).
+    pub auth: Option<AuthHost>,
+    /// A `fetch` for OAuth traffic (metadata, registration, token requests) only: an app proxy
+    /// or an edge relay when the authorization server sends no CORS headers.
+    pub auth_fetch: Option<js_sys::Function>,
 }
 
 struct State {
@@ -124,6 +133,8 @@ struct State {
 struct Inner {
     state: RefCell<State>,
     transport: FetchTransport,
+    auth_transport: FetchTransport,
+    auth: RefCell<Option<auth::AuthDriver>>,
     input_handler: Option<InputHandler>,
     observer: Option<TrafficFn>,
     gate: Option<OutboundGate>,
@@ -141,10 +152,32 @@ impl Inner {
         (now_ms() - self.epoch).max(0.0) as u64
     }
 
+    /// Reports traffic to the observer with credentials redacted: `Authorization`, `DPoP`,
+    /// cookies, secret URL parameters (`code`, `state`) and OAuth request and response bodies
+    /// never reach an inspector.
     fn observe(&self, t: Traffic) {
-        if let Some(o) = &self.observer {
-            o(&t);
-        }
+        use crate::proto::auth::redact;
+        let Some(o) = &self.observer else { return };
+        let t = match t {
+            Traffic::Request {
+                exchange,
+                mut request,
+            } => {
+                request.headers = redact::headers(&request.headers);
+                request.url = redact::url(&request.url);
+                if request.extras.oauth {
+                    request.body = request.body.as_deref().map(redact::body);
+                }
+                request.extras.proofs.clear();
+                Traffic::Request { exchange, request }
+            }
+            Traffic::Head { exchange, mut head } => {
+                head.headers = redact::headers(&head.headers);
+                Traffic::Head { exchange, head }
+            }
+            other => other,
+        };
+        o(&t);
     }
 }
 
@@ -247,6 +280,7 @@ fn dispatch(inner: &Rc<Inner>, event: Event) {
             params,
             ..
         } => answer_input(inner, input, method, params),
+        Event::Auth(e) => auth_event(inner, e),
         other => queue_notification(inner, other),
     }
 }
@@ -267,6 +301,147 @@ fn queue_notification(inner: &Rc<Inner>, event: Event) {
     for w in wakers {
         w.wake();
     }
+}
+
+/// Answers the authorizer (see [`auth`]).
+fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
+    use crate::proto::auth::AuthEvent as E;
+    let now = inner.now();
+    match event {
+        E::Load { key } => queue_storage(inner, auth::StorageOp::Load(key)),
+        E::Save { key, value } => queue_storage(inner, auth::StorageOp::Save(key, value)),
+        E::Delete { key } => queue_storage(inner, auth::StorageOp::Delete(key)),
+        E::NeedEntropy { bytes } => match crate::transport::webcrypto::random_bytes(bytes) {
+            Ok(b) => inner.state.borrow_mut().session.add_entropy(&b, now),
+            Err(m) => inner
+                .state
+                .borrow_mut()
+                .session
+                .abort_authorization(AuthError::Signing(m), now),
+        },
+        E::NeedDpopKey => {
+            let inner = inner.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let jwk = auth::dpop_public_jwk(&inner.auth).await;
+                let now = inner.now();
+                {
+                    let mut st = inner.state.borrow_mut();
+                    match jwk {
+                        Ok(j) => st.session.handle_dpop_key(j, now),
+                        Err(e) => st.session.abort_authorization(e, now),
+                    }
+                }
+                pump(&inner);
+            });
+        }
+        E::Authorize { url } => {
+            let handler = inner
+                .auth
+                .borrow()
+                .as_ref()
+                .and_then(|d| d.host.on_authorize.clone());
+            let Some(handler) = handler else {
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .abort_authorization(AuthError::InteractionRequired { url }, now);
+                return;
+            };
+            let inner = inner.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = handler(url).await;
+                let now = inner.now();
+                {
+                    let mut st = inner.state.borrow_mut();
+                    match result {
+                        Ok(cb) => st.session.handle_authorization_callback(&cb, now),
+                        Err(e) => st.session.abort_authorization(e, now),
+                    }
+                }
+                pump(&inner);
+            });
+        }
+        other => queue_notification(inner, Event::Auth(other)),
+    }
+}
+
+/// Runs storage operations strictly in order, one at a time.
+fn queue_storage(inner: &Rc<Inner>, op: auth::StorageOp) {
+    let start = {
+        let mut a = inner.auth.borrow_mut();
+        let Some(d) = a.as_mut() else {
+            drop(a);
+            // No host: nothing is stored, every read finds nothing.
+            if let auth::StorageOp::Load(key) = op {
+                let now = inner.now();
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .handle_auth_loaded(&key, None, now);
+            }
+            return;
+        };
+        d.queue.push_back(op);
+        !std::mem::replace(&mut d.draining, true)
+    };
+    if !start {
+        return;
+    }
+    let inner = inner.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        loop {
+            let (op, storage) = {
+                let mut a = inner.auth.borrow_mut();
+                let Some(d) = a.as_mut() else { return };
+                match d.queue.pop_front() {
+                    Some(op) => (op, d.host.storage.clone()),
+                    None => {
+                        d.draining = false;
+                        return;
+                    }
+                }
+            };
+            match op {
+                auth::StorageOp::Load(key) => {
+                    let value = storage.get(&key).await;
+                    let now = inner.now();
+                    {
+                        let mut st = inner.state.borrow_mut();
+                        match value {
+                            Ok(v) => st.session.handle_auth_loaded(&key, v.as_deref(), now),
+                            Err(m) => {
+                                // An unreadable store is an empty one for this read, and said.
+                                st.session.handle_auth_loaded(&key, None, now);
+                                drop(st);
+                                queue_notification(
+                                    &inner,
+                                    Event::Diagnostic {
+                                        message: format!("token storage read failed: {m}"),
+                                    },
+                                );
+                            }
+                        }
+                    }
+                    pump(&inner);
+                }
+                auth::StorageOp::Save(key, value) => {
+                    if let Err(m) = storage.put(&key, value.expose()).await {
+                        queue_notification(
+                            &inner,
+                            Event::Diagnostic {
+                                message: format!("token storage write failed: {m}"),
+                            },
+                        );
+                    }
+                }
+                auth::StorageOp::Delete(key) => {
+                    let _ = storage.delete(&key).await;
+                }
+            }
+        }
+    });
 }
 
 fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value) {
@@ -316,7 +491,12 @@ fn schedule_timer(inner: &Rc<Inner>) {
     });
 }
 
-async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort: Rc<AbortHandle>) {
+async fn run_exchange(
+    inner: Rc<Inner>,
+    id: ExchangeId,
+    mut req: HttpRequest,
+    abort: Rc<AbortHandle>,
+) {
     // Held until this function returns: after the body ended, failed or was cancelled.
     let _permit = match &inner.gate {
         None => None,
@@ -336,7 +516,29 @@ async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort:
             }
         }
     };
-    let result = inner.transport.send(&req, &abort).await;
+    if !req.extras.proofs.is_empty() {
+        if let Err(e) = auth::sign_proofs(&inner.auth, &mut req).await {
+            inner.observe(Traffic::End {
+                exchange: id.0,
+                error: Some(e.to_string()),
+            });
+            let now = inner.now();
+            inner.state.borrow_mut().session.handle_failure(
+                id,
+                TransportFailure::Network(format!("could not sign the request: {e}")),
+                now,
+            );
+            finish_exchange(&inner, id);
+            return;
+        }
+    }
+    let oauth = req.extras.oauth;
+    let transport = if oauth {
+        &inner.auth_transport
+    } else {
+        &inner.transport
+    };
+    let result = transport.send(&req, &abort).await;
     let mut response = match result {
         Ok(r) => r,
         Err(e) => {
@@ -392,7 +594,12 @@ async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort:
                     .handle_body(id, &bytes, now);
                 inner.observe(Traffic::Body {
                     exchange: id.0,
-                    bytes,
+                    // OAuth responses (tokens, registrations) are never shown.
+                    bytes: if oauth {
+                        crate::proto::auth::secret::REDACTED.as_bytes().to_vec()
+                    } else {
+                        bytes
+                    },
                 });
                 pump(&inner);
             }
@@ -456,7 +663,11 @@ impl Client {
                 closed: false,
                 outputs: None,
             }),
+            auth_transport: FetchTransport::new(
+                options.auth_fetch.or_else(|| options.fetch.clone()),
+            ),
             transport: FetchTransport::new(options.fetch),
+            auth: RefCell::new(options.auth.map(auth::AuthDriver::new)),
             input_handler: options.input_handler,
             observer: options.observer,
             gate: options.gate,
@@ -466,7 +677,10 @@ impl Client {
     }
 
     /// Creates a client and connects it.
-    pub async fn connect(options: ClientOptions) -> Result<(Client, ServerInfo), ProtocolError> {
+    pub async fn connect(
+        mut options: ClientOptions,
+    ) -> Result<(Client, ServerInfo), ProtocolError> {
+        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
         let session = Session::new(options.session.clone())?;
         let client = Client::build(options, session, now_ms());
         let op = client.start(|s, now| s.connect(now), None);
@@ -475,12 +689,37 @@ impl Client {
         Ok((client, info))
     }
 
+    /// Signs in to the server at `options.session.endpoint` without connecting (its auth must
+    /// be configured): resolves with who is signed in once tokens are stored.
+    pub async fn sign_in(mut options: ClientOptions) -> Result<Value, ProtocolError> {
+        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
+        let session = Session::new(options.session.clone())?;
+        let client = Client::build(options, session, now_ms());
+        let op = client.start(|s, now| s.authorize(now), None);
+        client.wait(op).await
+    }
+
+    /// Finishes a sign-in from the callback URL the authorization server redirected to, in a
+    /// process that may not be the one that started it (the pending request is read from the
+    /// auth storage by `state`). Resolves with who is signed in; the tokens are stored.
+    pub async fn complete_authorization(
+        mut options: ClientOptions,
+        callback: &str,
+    ) -> Result<Value, ProtocolError> {
+        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
+        let session = Session::new(options.session.clone())?;
+        let client = Client::build(options, session, now_ms());
+        let op = client.start(|s, now| s.complete_authorization(callback, now), None);
+        client.wait(op).await
+    }
+
     /// Rebuilds a connected client from a [`SessionSnapshot`] without a round trip (a fresh
     /// isolate after eviction). The snapshot must be of `options.session.endpoint`.
     pub fn restore(
-        options: ClientOptions,
+        mut options: ClientOptions,
         snapshot: SessionSnapshot,
     ) -> Result<Client, ProtocolError> {
+        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
         let epoch = now_ms();
         let session = Session::restore(options.session.clone(), snapshot, 0)?;
         let client = Client::build(options, session, epoch);
@@ -664,6 +903,19 @@ impl Client {
     /// How many notifications were dropped because nobody read them.
     pub fn dropped_notifications(&self) -> u64 {
         self.inner.state.borrow().dropped_notifications
+    }
+
+    /// Who is signed in (OAuth): `{issuer, scope, expiresAt, tokenType}`; `None` without auth or
+    /// tokens.
+    pub fn auth_status(&self) -> Option<Value> {
+        self.inner.state.borrow().session.auth_status()
+    }
+
+    /// Forgets this server's OAuth tokens (stored ones too): the next request signs in again.
+    pub fn sign_out(&self) {
+        let now = self.inner.now();
+        self.inner.state.borrow_mut().session.sign_out(now);
+        pump(&self.inner);
     }
 
     /// Whether the client was closed.

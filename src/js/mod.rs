@@ -1,6 +1,7 @@
 //! The `#[wasm_bindgen]` API: what JS and TypeScript users import from the `mcp-edge` package.
 //! The TypeScript declarations are written by hand in [`TYPES`] (no `any` in public types).
 
+mod auth;
 mod client;
 mod convert;
 mod glue;

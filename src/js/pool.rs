@@ -174,6 +174,11 @@ async fn connect_one(inner: Rc<PoolInner>, attempt: Attempt) {
         let timeout = attempt.deadline.saturating_sub(inner.now()).max(1);
         let bad_options = |_| PoolError::InvalidOption("the pool's client options are invalid".into());
         let mut session = session_config(&url, &inner.base).map_err(bad_options)?;
+        // OAuth per server: the configuration's `auth` over the pool-level hooks.
+        let auth_options =
+            super::auth::pool_server_options(&inner.base, &attempt.server, config.auth.as_ref())
+                .map_err(bad_options)?;
+        session.auth = super::auth::auth_config(&auth_options).map_err(bad_options)?;
         let defaults = (session.request_timeout_ms, session.max_total_timeout_ms);
         session.protocol = config.protocol.clone();
         for (k, v) in headers {
@@ -191,6 +196,9 @@ async fn connect_one(inner: Rc<PoolInner>, attempt: Attempt) {
         }
         let mut opts = client_options(session, &inner.base).map_err(bad_options)?;
         opts.gate = inner.gate.clone();
+        let (auth_host, auth_fetch) = super::auth::auth_host(&auth_options).map_err(bad_options)?;
+        opts.auth = auth_host;
+        opts.auth_fetch = auth_fetch;
         let (client, info) = Client::connect(opts).await.map_err(PoolError::from)?;
         let tools = client.list_all(ListKind::Tools, RequestOptions::default()).await.map_err(PoolError::from)?;
         client.set_timeouts(defaults.0, defaults.1);

@@ -27,3 +27,5 @@ mod js;
 pub mod timer;
 #[cfg(all(target_os = "wasi", feature = "component"))]
 pub mod wasi;
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub mod webcrypto;

@@ -189,6 +189,16 @@ enum Step {
         pending: Box<PendingAuthorization>,
         headless: Option<AuthReqId>,
     },
+    /// A callback arrived with no sign-in running here: its pending record is being read.
+    LoadingPending {
+        callback: Secret,
+        key: String,
+    },
+    /// A resumed sign-in waits for the DPoP key before its token request.
+    ResumeWaitingKey {
+        pending: Box<PendingAuthorization>,
+        callback: Secret,
+    },
     Token {
         kind: TokenKind,
         form: Vec<(String, String)>,
@@ -490,6 +500,13 @@ impl Authorizer {
             self.done.push_back(Ok(()));
             return;
         }
+        if let Some(Step::LoadingPending { callback, key: k }) = self.flow.as_ref().map(|f| &f.step)
+        {
+            if k == key {
+                let callback = callback.clone();
+                return self.pending_loaded(callback, value, now);
+            }
+        }
         let Some(issuer) = self.issuer.clone() else {
             return;
         };
@@ -526,6 +543,20 @@ impl Authorizer {
     /// The public JWK of the host's DPoP key.
     pub fn handle_dpop_key(&mut self, jwk: Value, now: u64) {
         self.dpop_jwk = Some(jose::public_jwk(&jwk));
+        if let Some(Step::ResumeWaitingKey { .. }) = self.flow.as_ref().map(|f| &f.step) {
+            let Some(Step::ResumeWaitingKey { pending, callback }) = self
+                .flow
+                .as_mut()
+                .map(|f| std::mem::replace(&mut f.step, Step::WaitingKey))
+            else {
+                return;
+            };
+            self.set_step(Step::Authorizing {
+                pending,
+                headless: None,
+            });
+            return self.handle_callback(callback.expose(), now);
+        }
         if matches!(self.flow.as_ref().map(|f| &f.step), Some(Step::WaitingKey)) {
             self.continue_grant(now);
         }
@@ -533,8 +564,14 @@ impl Authorizer {
 
     /// The redirect back from the authorization server: the callback URL, or its query string
     /// (RFC 9207 § 2.4 and OAuth 2.1 § 4.1.2 are applied before the code is used).
+    ///
+    /// With no sign-in running here (a reloaded page, another isolate of a Worker), the pending
+    /// record stored under the callback's `state` is read back and the flow finishes from it.
     pub fn handle_callback(&mut self, callback: &str, now: u64) {
         let Some(Step::Authorizing { pending, .. }) = self.flow.as_ref().map(|f| &f.step) else {
+            if self.flow.is_none() {
+                self.resume_from_storage(callback, now);
+            }
             return;
         };
         let pending = (**pending).clone();
@@ -594,6 +631,67 @@ impl Authorizer {
         self.resource = pending.resource.clone();
         self.requested_scope = pending.scope.clone();
         self.send_token(TokenKind::Code, form, now);
+    }
+
+    /// Starts a sign-in without waiting for a refusal (a "Sign in" button): discovery from the
+    /// server URL, then the configured grant.
+    pub fn begin(&mut self, now: u64) {
+        if self.flow.is_none() {
+            self.start_discovery(Reason::Unauthorized(ChallengeInfo::default()), now);
+        }
+    }
+
+    fn resume_from_storage(&mut self, callback: &str, now: u64) {
+        let state = uri::callback_params(callback)
+            .into_iter()
+            .find(|(k, _)| k == "state")
+            .map(|(_, v)| Secret::new(v));
+        let key = state.as_ref().map(|s| keys::pending(&pending_handle(s)));
+        self.flow = Some(Flow::new(
+            Reason::Unauthorized(ChallengeInfo::default()),
+            Step::LoadingPending {
+                callback: Secret::new(callback),
+                key: key.clone().unwrap_or_default(),
+            },
+        ));
+        if let Some(f) = self.flow.as_mut() {
+            f.deadline = Some(now + REQUEST_TIMEOUT_MS);
+        }
+        match key {
+            Some(key) => self.events.push_back(AuthEvent::Load { key }),
+            None => self.fail(AuthError::StateMismatch),
+        }
+    }
+
+    /// The pending record of a resumed sign-in arrived.
+    fn pending_loaded(&mut self, callback: Secret, value: Option<&str>, now: u64) {
+        let pending = records::from_stored::<PendingAuthorization>(value);
+        let Some(pending) = pending.filter(|p| p.server_url == self.server_url) else {
+            // No sign-in of this server was started with this state (or it was used already).
+            return self.fail(AuthError::StateMismatch);
+        };
+        if pending.created_at.saturating_add(INTERACTION_TIMEOUT_MS) < self.wall(now) {
+            self.events.push_back(AuthEvent::Delete {
+                key: keys::pending(&pending_handle(&pending.state)),
+            });
+            return self.fail(AuthError::AuthorizationDenied {
+                error: "the sign-in expired before it was completed".into(),
+                description: None,
+            });
+        }
+        if pending.dpop && self.dpop_jwk.is_none() {
+            self.set_step(Step::ResumeWaitingKey {
+                pending: Box::new(pending),
+                callback,
+            });
+            self.events.push_back(AuthEvent::NeedDpopKey);
+            return;
+        }
+        self.set_step(Step::Authorizing {
+            pending: Box::new(pending),
+            headless: None,
+        });
+        self.handle_callback(callback.expose(), now);
     }
 
     /// The host cannot perform the person's step (no handler, popup blocked ...): the flow fails

@@ -42,6 +42,10 @@ pub const SECRET_FIELDS: [&str; 13] = [
 /// scheme; other credential headers are replaced whole.
 pub fn header_value(name: &str, value: &str) -> String {
     let lower = name.to_ascii_lowercase();
+    if lower == "location" {
+        // A redirect back to the client carries the code and state.
+        return url(value);
+    }
     if !SECRET_HEADERS.contains(&lower.as_str()) {
         return value.to_string();
     }

@@ -69,6 +69,59 @@ impl Session {
         self.pump_auth(now);
     }
 
+    /// Signs in now rather than on the first refusal (a "Sign in" action); completes with
+    /// [`Session::auth_status`] once tokens are held, or fails with the flow's error. Without
+    /// auth configured it fails with `InvalidConfig`.
+    pub fn authorize(&mut self, now: u64) -> OpId {
+        self.last_now = self.last_now.max(now);
+        let op = self.new_op(
+            OpKind::Authorize,
+            &super::RequestOptions::default(),
+            false,
+            now,
+        );
+        match self.auth.as_mut() {
+            Some(a) => {
+                a.begin(now);
+                self.park(op);
+                self.pump_auth(now);
+            }
+            None => self.finish(
+                op,
+                Err(ProtocolError::InvalidConfig("no auth is configured".into())),
+                now,
+            ),
+        }
+        op
+    }
+
+    /// Finishes a sign-in from its callback in a process that did not start it (a reloaded
+    /// page, another Worker isolate): the pending request is read back from storage by the
+    /// callback's `state`, checked, and the code exchanged. Completes like
+    /// [`Session::authorize`].
+    pub fn complete_authorization(&mut self, callback: &str, now: u64) -> OpId {
+        self.last_now = self.last_now.max(now);
+        let op = self.new_op(
+            OpKind::Authorize,
+            &super::RequestOptions::default(),
+            false,
+            now,
+        );
+        match self.auth.as_mut() {
+            Some(a) => {
+                a.handle_callback(callback, now);
+                self.park(op);
+                self.pump_auth(now);
+            }
+            None => self.finish(
+                op,
+                Err(ProtocolError::InvalidConfig("no auth is configured".into())),
+                now,
+            ),
+        }
+        op
+    }
+
     /// Forgets this server's tokens (the stored ones too).
     pub fn sign_out(&mut self, now: u64) {
         if let Some(a) = self.auth.as_mut() {

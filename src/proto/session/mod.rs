@@ -103,6 +103,8 @@ enum OpKind {
         filter: Value,
     },
     Close,
+    /// A sign-in the host asked for; completes with who is signed in.
+    Authorize,
 }
 
 #[derive(Debug)]
@@ -394,7 +396,11 @@ impl Session {
     fn new_op(&mut self, kind: OpKind, opts: &RequestOptions, internal: bool, now: u64) -> OpId {
         let id = OpId(self.next_op);
         self.next_op += 1;
-        let long_lived = matches!(kind, OpKind::Listen { .. } | OpKind::Close);
+        // A sign-in waits for a person: bounded by the authorizer's own deadline instead.
+        let long_lived = matches!(
+            kind,
+            OpKind::Listen { .. } | OpKind::Close | OpKind::Authorize
+        );
         let op = Op {
             kind,
             internal,

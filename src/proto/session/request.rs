@@ -178,6 +178,11 @@ impl Session {
         match &o.kind {
             OpKind::Connect { .. } => self.drive_connect(op, now),
             OpKind::Close => self.drive_close(op, now),
+            // Not held back by the authorizer: the sign-in is over.
+            OpKind::Authorize => {
+                let status = self.auth_status().unwrap_or(Value::Null);
+                self.finish(op, Ok(status), now)
+            }
             OpKind::Listen { filter, .. } => {
                 if self.era == Some(Era::Legacy) {
                     if self.get_stream.is_none() && self.cfg.open_get_stream {
@@ -410,7 +415,9 @@ impl Session {
             OpKind::Connect { .. } => self.connect_result(op, result, now),
             OpKind::Request(_) => self.request_result(op, result, now),
             OpKind::List(_) => self.list_page(op, result, now),
-            OpKind::Listen { .. } | OpKind::Close => self.finish(op, Ok(result), now),
+            OpKind::Listen { .. } | OpKind::Close | OpKind::Authorize => {
+                self.finish(op, Ok(result), now)
+            }
         }
     }
 
