@@ -38,6 +38,7 @@ STAGES=(
     test_wasm
     wasm_imports
     package
+    types
     transport
     client_e2e
     conformance
@@ -118,6 +119,13 @@ stage_wasm_imports() {
 # The npm package for the web, bundler and nodejs targets: name, declarations, sizes.
 stage_package() {
     bash tests/tools/check-package.sh
+}
+
+# The hand-written TypeScript declarations: tsc --strict against a typed program that uses every
+# declared member, option and event, which then runs in Node against the real servers; the values it
+# gets back are compiled against their declared types; McpErrorCode matches the Rust codes.
+stage_types() {
+    bash tests/types/run.sh
 }
 
 # The fetch transport against a real loopback server in Node, a Chromium page and a worker.

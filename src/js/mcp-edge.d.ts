@@ -1,13 +1,20 @@
 /** A JSON value as MCP carries it. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-/** A JSON object. */
-export type JsonObject = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | JsonObject;
+/** A JSON object (a member that is absent reads as `undefined`; objects with optional members fit). */
+export type JsonObject = { [key: string]: Json | undefined };
 
-/** Stable error codes of {@link McpError}. */
+/**
+ * Stable error codes of {@link McpError}, and of `lastError` / `error` in {@link McpPool} status and
+ * events. The first group comes from the protocol (any request); the second from the pool
+ * (configuration, policy, naming, pinning, breakers).
+ */
 export type McpErrorCode =
   | "RPC" | "HTTP_STATUS" | "UNAUTHORIZED" | "TIMEOUT" | "ABORTED" | "NETWORK" | "CORS"
   | "STREAM_DROPPED" | "LEGACY_TRANSPORT" | "UNSUPPORTED_VERSION" | "NOT_CONNECTED" | "CLOSED"
   | "TOOL_REJECTED" | "OUTPUT_SCHEMA" | "CONFIG" | "INVALID_ARGUMENT" | "PROTOCOL"
+  | "CONFIG_FIELD" | "UNDEFINED_VARIABLE" | "CONFIG_TRANSPORT" | "DUPLICATE_SERVER" | "DENIED"
+  | "NOT_ALLOWED" | "STDIO_UNSUPPORTED" | "RETRY_BUDGET" | "UNKNOWN_SERVER" | "UNKNOWN_TOOL"
+  | "INVALID_TOOL" | "TOOL_CHANGED" | "CIRCUIT_OPEN" | "INVALID_OPTION"
   | AuthErrorCode;
 
 /** Codes of authorization failures and refusals (see the README's "Authorization" section). */
@@ -109,6 +116,13 @@ export interface AuthStatus { issuer: string; scope: string | null; expiresAt: n
 /** Whether a value is an {@link McpError}. */
 export function isMcpError(value: unknown): value is McpError;
 
+/**
+ * The `mcp__<server>__<tool>` name {@link McpPool} gives each (server, tool) pair of this set, in
+ * the order given: each part normalised to `[A-Za-z0-9_-]`, at most 64 characters (a stable hash
+ * suffix when shortened), collision-free over the set.
+ */
+export function toolNames(pairs: [server: string, tool: string][]): string[];
+
 export type ProtocolChoice = "auto" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
 
 export interface Implementation { name: string; version: string; title?: string; [key: string]: Json | undefined }
@@ -165,14 +179,16 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-export interface ToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean }
+/** Hints from the server (untrusted); servers may send more keys than these. */
+export interface ToolAnnotations { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean; [key: string]: Json | undefined }
 export interface Tool { name: string; title?: string; description?: string; inputSchema: JsonObject; outputSchema?: JsonObject; annotations?: ToolAnnotations; [key: string]: Json | undefined }
+/** A content block as the server sent it (MCP `ContentBlock`; `annotations`, `_meta` and newer fields pass through). */
 export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string }
-  | { type: "audio"; data: string; mimeType: string }
-  | { type: "resource_link"; uri: string; name: string; mimeType?: string }
-  | { type: "resource"; resource: JsonObject };
+  | { type: "text"; text: string; annotations?: JsonObject; _meta?: JsonObject; [key: string]: Json | undefined }
+  | { type: "image"; data: string; mimeType: string; annotations?: JsonObject; _meta?: JsonObject; [key: string]: Json | undefined }
+  | { type: "audio"; data: string; mimeType: string; annotations?: JsonObject; _meta?: JsonObject; [key: string]: Json | undefined }
+  | { type: "resource_link"; uri: string; name: string; title?: string; description?: string; mimeType?: string; size?: number; annotations?: JsonObject; _meta?: JsonObject; [key: string]: Json | undefined }
+  | { type: "resource"; resource: JsonObject; annotations?: JsonObject; _meta?: JsonObject; [key: string]: Json | undefined };
 export interface CallToolResult { content: ContentBlock[]; structuredContent?: JsonObject; isError?: boolean; [key: string]: Json | undefined }
 export interface Resource { uri: string; name: string; mimeType?: string; [key: string]: Json | undefined }
 export interface ResourceTemplate { uriTemplate: string; name: string; [key: string]: Json | undefined }
@@ -240,6 +256,8 @@ export interface ServerEntry {
   category?: "read" | "edit" | "execute";
   timeoutMs?: number;
   enabled?: boolean;
+  /** The opposite of `enabled`, as some configs spell it; a server is off when either says so. */
+  disabled?: boolean;
   protocol?: ProtocolChoice;
 }
 export interface PoolConfig { mcpServers: Record<string, ServerEntry>; [key: string]: Json | Record<string, ServerEntry> }
@@ -282,7 +300,7 @@ export interface ServerStatus {
   name: string;
   state: ServerState;
   transport: "http" | "stdio" | null;
-  lastError: { code: string; message: string } | null;
+  lastError: { code: McpErrorCode; message: string } | null;
   toolCount: number;
   era: "modern" | "legacy" | null;
   protocolVersion: string | null;
@@ -293,9 +311,9 @@ export interface ServerStatus {
 }
 export interface PoolStatus { servers: ServerStatus[] }
 
+/** What `onEvent` receives: a server changed state, or a connect attempt ran out of time. */
 export type PoolEvent =
-  | { type: "state"; server: string; from: ServerState; to: ServerState; error: { code: string; message: string } | null }
-  | { type: "toolCount"; server: string; count: number }
+  | { type: "state"; server: string; from: ServerState; to: ServerState; error: { code: McpErrorCode; message: string } | null }
   | { type: "attemptAborted"; server: string };
 
 export type ToolFormat = "openai" | "openai-responses" | "anthropic" | "mcp";
@@ -317,7 +335,11 @@ export class McpPool {
   tools(options: { format: "openai-responses" }): OpenAiResponsesTool[];
   tools(options: { format: "anthropic" }): AnthropicTool[];
   tools(options?: { format?: "mcp" }): Tool[];
-  /** Server instructions as fenced `<system-reminder>` blocks; `text` is empty when nothing changed. */
+  /**
+   * Server instructions as fenced `<system-reminder>` blocks, each delivered once: `text` holds the
+   * blocks of what changed since the last call (empty when nothing did), `joined` names the servers
+   * whose instructions are new or changed, `left` those whose instructions are gone.
+   */
   instructions(): { text: string; joined: string[]; left: string[] };
   tokenEstimates(format: ToolFormat): Record<string, number>;
   /** Always resolves; failures come back as `isError` results. */

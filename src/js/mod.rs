@@ -5,9 +5,11 @@ mod auth;
 mod client;
 mod convert;
 mod glue;
+mod names;
 mod pool;
 
 pub use client::{is_mcp_error, McpClient};
+pub use names::tool_names;
 pub use pool::McpPool;
 
 use wasm_bindgen::prelude::*;

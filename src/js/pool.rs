@@ -357,12 +357,18 @@ impl McpPool {
     }
 
     /// The servers' instructions as `<system-reminder>` blocks, and what changed since the last call
-    /// (`{text, joined, left}`): deliver `text` once, when it is not empty.
+    /// (`{text, joined, left}`: the blocks, then the names of the servers whose instructions are
+    /// new or changed and of those that are gone): deliver `text` once, when it is not empty.
     pub fn instructions(&self) -> JsValue {
         let mut st = self.inner.state.borrow_mut();
         let current = st.registry.instructions();
         let delta = st.instructions.update(&current);
-        to_js(&json!({"text": delta.text(), "joined": delta.joined, "left": delta.left}))
+        let joined: Vec<&str> = delta
+            .joined
+            .iter()
+            .map(|(server, _)| server.as_str())
+            .collect();
+        to_js(&json!({"text": delta.text(), "joined": joined, "left": delta.left}))
     }
 
     /// Estimated tokens each server's tool definitions cost in `format`.

@@ -368,8 +368,12 @@ describe("adding servers by hand", () => {
     }
   });
 
-  test("auto protocol falls back to 2025 for server-everything; a bearer token is sent", async () => {
+  test("auto protocol falls back to 2025 for server-everything; the bearer token is sent but never shown or exported", async () => {
     const p = await openPlayground(browser.context, "?autoconnect=0");
+    // Sentinels: a bearer token, a configured header value, and a credential field of a call's body.
+    const TOKEN = `sentinel-bearer-${Date.now().toString(36)}-7f3a9c`;
+    const HEADER = `sentinel-header-${Date.now().toString(36)}-b41e`;
+    const FIELD = `sentinel-field-${Date.now().toString(36)}-c0de`;
     try {
       const url = env("EVERYTHING_URL");
       // server-everything answers the 2026-07-28 probe with HTTP 400 (it only speaks 2025): the
@@ -378,24 +382,48 @@ describe("adding servers by hand", () => {
       await p.page.locator("#add-server summary").click();
       await p.page.getByLabel("URL").fill(url);
       await p.page.getByLabel("Name").fill("ev_auto");
-      await p.page.getByLabel("Bearer token").fill("token-123");
-      await p.page.getByLabel("Extra headers").fill("X-Playground: yes");
+      await p.page.getByLabel("Bearer token").fill(TOKEN);
+      await p.page.getByLabel("Extra headers").fill(`X-Playground: ${HEADER}`);
       await p.page.getByRole("button", { name: "Add and connect" }).click();
       await p.page.locator('.server-card[data-server="ev_auto"][data-state="connected"]').waitFor({ timeout: 30_000 });
       assert.match(await card(p.page, "ev_auto").locator(".era").innerText(), /2025-11-25/);
       const roots = p.page.getByRole("dialog", { name: "The server asks for your roots" });
       await roots.waitFor({ timeout: 15_000 });
       await roots.getByRole("button", { name: "Refuse" }).click();
+      // A call whose arguments carry a credential field (raw JSON mode).
+      const detail = await openTool(p.page, "ev_auto", "get-sum");
+      await detail.getByLabel("Edit as raw JSON").check();
+      await detail.getByLabel("Arguments as JSON").fill(JSON.stringify({ a: 1, b: 2, client_secret: FIELD }));
+      await detail.getByRole("button", { name: "Call tool" }).click();
+      await detail.locator(".run[data-state]:not([data-state=running])").waitFor({ timeout: 30_000 });
+
       await p.page.getByRole("tab", { name: "Traffic" }).click();
       const panel = p.page.locator("#panel-traffic");
       await panel.getByRole("searchbox", { name: "Filter" }).fill("initialize");
       const init = panel.locator('ol.traffic > li[data-type="request"]').first();
       await init.locator("summary").click();
       const headers = await init.locator("table.headers").innerText();
-      assert.match(headers, /authorization\s+Bearer token-123/i);
-      assert.match(headers, /x-playground\s+yes/i);
+      // The headers were sent (they are listed), their values are not shown.
+      assert.match(headers, /authorization\s+\[redacted\]/i);
+      assert.match(headers, /x-playground\s+\[redacted\]/i);
+      await panel.getByRole("searchbox", { name: "Filter" }).fill("tools/call");
+      const call = panel.locator('ol.traffic > li[data-type="request"]', { hasText: "ev_auto" }).first();
+      await call.locator("summary").click();
+      assert.match(await call.locator("pre.raw").innerText(), /"client_secret":\s*"\[redacted\]"/);
       await panel.getByRole("searchbox", { name: "Filter" }).fill("HTTP 400");
       assert.ok((await panel.locator('ol.traffic > li[data-type="head"]').count()) >= 1, "the 2026 probe got 400");
+      // Nowhere in the page (every record is in the DOM, folded or not) ...
+      await panel.getByRole("searchbox", { name: "Filter" }).fill("");
+      const html = await p.page.content();
+      for (const secret of [TOKEN, HEADER, FIELD]) assert.ok(!html.includes(secret), `${secret} is in the page`);
+      assert.ok((await panel.locator("ol.traffic > li").count()) > 5, "the records are rendered");
+      // ... nor in the export, nor found by the filter.
+      const [download] = await Promise.all([p.page.waitForEvent("download"), panel.getByRole("button", { name: "Export JSON" }).click()]);
+      const exported = await readFile(await download.path(), "utf8");
+      assert.ok(exported.includes('"authorization"') && exported.includes("[redacted]"), "the export lists the redacted header");
+      for (const secret of [TOKEN, HEADER, FIELD]) assert.ok(!exported.includes(secret), `${secret} is in the export`);
+      await panel.getByRole("searchbox", { name: "Filter" }).fill(TOKEN);
+      assert.equal(await panel.locator("ol.traffic > li").count(), 0, "the filter cannot find the token");
       assert.deepEqual(p.unexpected(), []);
       // Remove works.
       await p.page.getByRole("button", { name: "Remove ev_auto" }).click();

@@ -1,21 +1,52 @@
-// Unit tests of the page's pure modules (run in Node; no DOM needed): qualified tool names,
-// the outputSchema checker, URI template expansion.
+// Unit tests of the page's pure modules (run in Node; no DOM needed): traffic redaction, the
+// outputSchema checker, JSON-RPC messages in traffic, URI template expansion.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { qualifiedToolName, normalisePart } from "../../www/js/names.js";
 import { validate } from "../../www/js/validate.js";
 import { jsonRpcIn } from "../../www/js/traffic.js";
+import { Redactor, redactText, isSecretHeader, SECRET_FIELDS } from "../../www/js/redact.js";
 
-test("qualified names: mcp__<server>__<tool>, [A-Za-z0-9_-] only, _ runs collapsed, trimmed, <= 64", () => {
-  assert.equal(qualifiedToolName("everything", "get-sum"), "mcp__everything__get-sum");
-  assert.equal(qualifiedToolName("my server!", "weird.tool/name"), "mcp__my_server__weird_tool_name");
-  assert.equal(normalisePart("__a___b__"), "a_b");
-  assert.equal(normalisePart("ümlaut"), "mlaut");
-  assert.equal(normalisePart("***"), "unnamed");
-  const long = qualifiedToolName("s".repeat(40), "t".repeat(40));
-  assert.equal(long.length, 64);
-  assert.ok(long.startsWith("mcp__ssss"));
-  assert.ok(!qualifiedToolName("a", `${"x".repeat(55)}_y`).endsWith("_"));
+test("redaction: credential headers, configured headers and configured values", () => {
+  const r = new Redactor({ Authorization: "Bearer tok-SENTINEL-1234", "X-Team": "blue" });
+  const out = r.push({
+    type: "request", exchange: 1, method: "POST", url: "http://h/mcp?access_token=tok-SENTINEL-1234&x=1",
+    headers: [["authorization", "Bearer tok-SENTINEL-1234"], ["x-team", "blue"], ["cookie", "a=b"], ["dpop", "eyJ"], ["x-goog-api-key", "k"],
+      ["proxy-authorization", "Basic abc"], ["content-type", "application/json"], ["mcp-protocol-version", "2026-07-28"], ["x-echo", "saw tok-SENTINEL-1234"]],
+    body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"note":"tok-SENTINEL-1234"}}}',
+  });
+  assert.ok(!JSON.stringify(out).includes("SENTINEL"), JSON.stringify(out));
+  const h = Object.fromEntries(out.headers);
+  for (const k of ["authorization", "x-team", "cookie", "dpop", "x-goog-api-key", "proxy-authorization"]) assert.equal(h[k], "[redacted]", k);
+  assert.equal(h["content-type"], "application/json");
+  assert.equal(h["mcp-protocol-version"], "2026-07-28");
+  assert.equal(h["x-echo"], "saw [redacted]");
+  assert.equal(out.url, "http://h/mcp?access_token=[redacted]&x=1");
+  const head = r.push({ type: "head", exchange: 1, status: 401, headers: [["set-cookie", "s=1"], ["www-authenticate", 'Bearer resource_metadata="x"']] });
+  assert.deepEqual(head.headers, [["set-cookie", "[redacted]"], ["www-authenticate", 'Bearer resource_metadata="x"']]);
+  assert.equal(isSecretHeader("mcp-session-id"), false);
+  assert.equal(isSecretHeader("x-auth-token"), true);
+});
+
+test("redaction: credential fields in JSON (also JSON inside a string), form bodies and URLs", () => {
+  for (const f of SECRET_FIELDS) {
+    assert.equal(redactText(`{"${f}": "v-1"}`), `{"${f}": "[redacted]"}`, f);
+    assert.equal(redactText(`grant_type=x&${f}=v-1&y=2`), `grant_type=x&${f}=[redacted]&y=2`, f);
+  }
+  assert.equal(redactText('{"text":"{\\"id_token\\": \\"v-1\\"}"}'), '{"text":"{\\"id_token\\": \\"[redacted]\\"}"}');
+  assert.equal(redactText('{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}'), '{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}', "a JSON-RPC error code is not a credential");
+  assert.equal(redactText('{"code":"print(1)","x":"a\\"b"}'), '{"code":"[redacted]","x":"a\\"b"}');
+});
+
+test("redaction: a secret split across body chunks at any offset never shows", () => {
+  const token = "tok-SENTINEL-1234";
+  const text = `event: message\ndata: {"result":{"access_token":"AT-SECRET-VALUE","refresh_token":"RT-SECRET"},"echo":"${token}"}\n\n`;
+  for (let i = 0; i <= text.length; i++) {
+    for (let j = i; j <= text.length; j += 7) {
+      const r = new Redactor({ Authorization: `Bearer ${token}` });
+      const shown = [text.slice(0, i), text.slice(i, j), text.slice(j)].map((t) => r.push({ type: "body", exchange: 3, text: t }).text).join("");
+      assert.ok(!/SECRET|SENTINEL/.test(shown), `split at ${i}/${j}: ${shown}`);
+    }
+  }
 });
 
 test("outputSchema checker: types, required, enum, nested, $ref, additionalProperties, anyOf", () => {

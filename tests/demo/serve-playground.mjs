@@ -5,6 +5,9 @@
 //   node tests/demo/serve-playground.mjs [--port N] [--root DIR]
 //        [--server NAME=URL]... [--protocol NAME=VERSION]... [--no-autoconnect]
 //
+// Every response carries the page's Content-Security-Policy (the one in index.html's <meta> tag,
+// plus frame-ancestors, which only a header can set).
+//
 // Prints the page URL as its first stdout line; stops on SIGINT/SIGTERM.
 import http from "node:http";
 import { readFile, stat } from "node:fs/promises";
@@ -65,8 +68,27 @@ try {
 }
 const serversJson = JSON.stringify({ servers: opts.servers, autoConnect: opts.autoConnect }, null, 2);
 
+/** The policy of the page's <meta http-equiv="Content-Security-Policy"> tag, as a header. */
+async function pagePolicy(root) {
+  let html = "";
+  try {
+    html = await readFile(path.join(root, "index.html"), "utf8");
+  } catch {
+    /* no page: the strictest policy */
+  }
+  const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
+  return `${meta ? meta[1] : "default-src 'none'"}; frame-ancestors 'none'`;
+}
+const csp = await pagePolicy(opts.root);
+
 function send(res, status, type, body, method) {
-  res.writeHead(status, { "content-type": type, "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  res.writeHead(status, {
+    "content-type": type,
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": csp,
+    "referrer-policy": "no-referrer",
+  });
   res.end(method === "HEAD" ? undefined : body);
 }
 

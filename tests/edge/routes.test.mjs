@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { writeConfig, startWorkerd, freePort } from "./lib/workerd.mjs";
-import { env, eventually, getJson, postJson, parseSse, runDir } from "./lib/harness.mjs";
+import { AUTH, env, eventually, getJson, postJson, parseSse, runDir } from "./lib/harness.mjs";
 
 let base;
 let workerd;
@@ -159,7 +159,7 @@ for (const [era, name, args, steps] of [
   test(`POST /call?stream=1 streams progress, then the result (${era})`, async () => {
     const r = await fetch(`${base}/call?stream=1`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...AUTH },
       body: JSON.stringify({ name, arguments: args }),
     });
     assert.equal(r.status, 200);
@@ -177,11 +177,11 @@ for (const [era, name, args, steps] of [
   });
 }
 
-test("POST /call?stream=1 with a bad body ends with an error event", async () => {
-  const r = await fetch(`${base}/call?stream=1`, { method: "POST", body: "[]" });
-  const events = parseSse(await r.text());
-  assert.equal(events.length, 1);
-  assert.equal(events[0].event, "error");
+test("POST /call?stream=1 with a bad body is refused before the stream starts", async () => {
+  const r = await postJson(`${base}/call?stream=1`, "[]");
+  assert.equal(r.status, 400);
+  assert.equal(r.body.error.code, "BAD_REQUEST");
+  assert.match(r.body.error.message, /one call at a time/);
   await assertNothingLeft();
 });
 
@@ -195,6 +195,7 @@ test("POST /call?stream=1: a caller that goes away cancels the call; nothing is 
   const controller = new AbortController();
   const r = await fetch(`${base}/call?stream=1`, {
     method: "POST",
+    headers: AUTH,
     body: JSON.stringify({ name: "mcp__py__slow_progress", arguments: { steps: 100, delay_ms: 1000 } }),
     signal: controller.signal,
   });

@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { existsSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { writeConfig, startWorkerd, freePort } from "./lib/workerd.mjs";
-import { edgeDir, env, getJson, postJson, runDir } from "./lib/harness.mjs";
+import { AUTH, edgeDir, env, getJson, postJson, runDir } from "./lib/harness.mjs";
 
 let scratch;
 let ttlServer;
@@ -153,7 +153,7 @@ test("isolate 2 (a new workerd process): restored clients call tools with no han
 });
 
 test("isolate 2: DELETE ends the 2025 session on the server; its snapshot is gone", async () => {
-  const r = await fetch(`${base()}/sessions/everything`, { method: "DELETE" });
+  const r = await fetch(`${base()}/sessions/everything`, { method: "DELETE", headers: AUTH });
   const body = await r.json();
   assert.equal(r.status, 200, JSON.stringify(body));
   assert.deepEqual(body.requests.map((x) => x.http), ["DELETE"]);

@@ -88,7 +88,7 @@ export async function connectServer(server) {
       clientInfo: { name: "mcp-edge-playground", version: "0.1.0" },
       // The library declares `elicitation.form` for a handler; this page also answers URL mode.
       capabilities: { elicitation: { form: {}, url: {} } },
-      onTraffic: (record) => store.traffic?.add(server.name, record),
+      onTraffic: (record) => store.traffic?.add(server.name, record, server.headers),
       onElicitation: (params, extra) => askElicitation(server.name, params, extra?.defaults),
       onSampling: (params) => askSampling(server.name, params),
       onRoots: async () => {

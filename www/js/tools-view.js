@@ -7,7 +7,7 @@
 import { h, replace, pretty, formatMs, nextId } from "./dom.js";
 import { schemaForm, FormError } from "./schema-form.js";
 import { renderToolResult, renderError } from "./render.js";
-import { qualifiedToolName } from "./names.js";
+import { toolNames } from "../pkg/mcp_edge.js";
 
 const views = new Map(); // `${server.id}/${tool.name}` -> {key, json, element}
 let selectedKey = null;
@@ -16,6 +16,18 @@ let selectedKey = null;
 export const toolEntries = (server) => server.tools.map((tool) => ({ server, tool }));
 
 const keyOf = ({ server, tool }) => `${server.id}/${tool.name}`;
+
+const namesByList = new WeakMap(); // a server's tools array -> Map(tool name -> qualified name)
+/** The `mcp__<server>__<tool>` name the library's pool gives `tool` among its server's tools. */
+function qualifiedName(server, tool) {
+  let names = namesByList.get(server.tools);
+  if (!names) {
+    const qualified = toolNames(server.tools.map((t) => [server.name, t.name]));
+    names = new Map(server.tools.map((t, i) => [t.name, qualified[i]]));
+    namesByList.set(server.tools, names);
+  }
+  return names.get(tool.name) ?? toolNames([[server.name, tool.name]])[0];
+}
 
 /** Annotation badges (MCP server/tools "Tool Annotations"; only hints the server set explicitly). */
 export function annotationBadges(tool) {
@@ -72,7 +84,7 @@ function detailFor(entry) {
 }
 
 function buildDetail({ server, tool }, view) {
-  const qualified = qualifiedToolName(server.name, tool.name);
+  const qualified = qualifiedName(server, tool);
   let editor;
   let formError = null;
   try {
@@ -129,7 +141,9 @@ function buildDetail({ server, tool }, view) {
   };
 
   let controller = null;
-  const form = h("form.tool-form", { "aria-label": `Arguments of ${tool.name}` }, formArea, raw, errorLine,
+  // novalidate: the browser's own check would block a raw-JSON call on the hidden form's empty
+  // required fields; the submit handler runs reportValidity() itself when the form is in use.
+  const form = h("form.tool-form", { "aria-label": `Arguments of ${tool.name}`, novalidate: true }, formArea, raw, errorLine,
     h("div.buttons", {}, callBtn, cancelBtn,
       h("span.raw-toggle", {}, rawToggle, h("label", { for: rawToggle.id }, "Edit as raw JSON"))));
   cancelBtn.addEventListener("click", () => controller?.abort());

@@ -1,9 +1,11 @@
 // The traffic panel: every HTTP exchange the clients make, from `onTraffic` records (request, response
 // head, raw body chunks - the SSE frames as they arrived - and end), with time since page load,
 // duration, HTTP status, Mcp-* headers and the JSON-RPC messages found in each body. Filterable and
-// exportable as JSON. Keeps the newest MAX_RECORDS records.
+// exportable as JSON. Keeps the newest MAX_RECORDS records. Records are redacted as they arrive
+// (redact.js): no credential is stored, shown, searched or exported.
 
 import { h, replace, formatMs } from "./dom.js";
+import { Redactor } from "./redact.js";
 
 const MAX_RECORDS = 5000;
 const MAX_SHOWN_BODY = 64 * 1024;
@@ -49,10 +51,17 @@ export class TrafficLog {
     this.filter = { text: "", server: "", dir: "" };
     this.list = null;
     this.count = null;
+    this.redactors = new Map(); // server -> {headers, redactor}
   }
 
-  /** Records one `onTraffic` record of `server`. */
-  add(server, record) {
+  /** Records one `onTraffic` record of `server`, whose configured headers are `headers`. */
+  add(server, raw, headers = {}) {
+    let r = this.redactors.get(server);
+    if (!r || r.headers !== headers) {
+      r = { headers, redactor: new Redactor(headers) };
+      this.redactors.set(server, r);
+    }
+    const record = r.redactor.push(raw);
     const t = performance.now();
     const key = `${server}/${record.exchange}`;
     const open = this.starts.get(key);

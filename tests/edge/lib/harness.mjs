@@ -1,12 +1,18 @@
 // Shared helpers of the edge tests: server URLs from the environment (run.sh exports them),
 // child processes that print a JSON banner, HTTP helpers, SSE parsing.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 
 export const edgeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The inbound credential lib/workerd.mjs gives every Worker unless told otherwise (random per run). */
+export const AGENT_TOKEN = `test-agent-${randomBytes(24).toString("hex")}`;
+/** The header that presents it. */
+export const AUTH = { authorization: `Bearer ${AGENT_TOKEN}` };
 
 export function env(name) {
   const v = process.env[name];
@@ -49,8 +55,9 @@ export async function startBannerProcess(script, args = []) {
   };
 }
 
-export async function getJson(url) {
-  const r = await fetch(url);
+/** GET `url` as JSON, with the Worker's credential unless `headers` says otherwise. */
+export async function getJson(url, headers = AUTH) {
+  const r = await fetch(url, { headers });
   const body = await r.text();
   try {
     return { status: r.status, body: JSON.parse(body), headers: r.headers };
@@ -59,10 +66,11 @@ export async function getJson(url) {
   }
 }
 
+/** POST `value` (JSON, or a string as is), with the Worker's credential unless `init.headers` replaces it. */
 export async function postJson(url, value, init = {}) {
   const r = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...AUTH },
     body: typeof value === "string" ? value : JSON.stringify(value),
     ...init,
   });

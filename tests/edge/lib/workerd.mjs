@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "nod
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { AGENT_TOKEN } from "./harness.mjs";
 
 const edgeDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // MCP_EDGE_PKG_DIR: another build of the package (e.g. to measure an older library).
@@ -56,7 +57,9 @@ function pkgModules(configDir) {
 /**
  * Writes `<runDir>/config.capnp`.
  * workers: [{name, port, mcpConfig (object), edge?: boolean, vars?: {NAME: value},
- *            services?: {BINDING: "127.0.0.1:PORT"}, sessions?: boolean}]
+ *            services?: {BINDING: "127.0.0.1:PORT"}, sessions?: boolean,
+ *            agentToken?: string | null (the MCP_AGENT_TOKEN binding; default AGENT_TOKEN, null: none),
+ *            policy?: object (the MCP_POLICY binding)}]
  * storageDir: where the Durable Objects keep their SQLite files (survives workerd restarts).
  */
 export function writeConfig(runDir, { workers, storageDir }) {
@@ -74,6 +77,9 @@ export function writeConfig(runDir, { workers, storageDir }) {
   for (const w of workers) {
     const bindings = [`(name = "MCP_CONFIG", text = ${text(JSON.stringify(w.mcpConfig))})`];
     if (w.edge === false) bindings.push(`(name = "MCP_EDGE", text = "false")`);
+    const token = w.agentToken === undefined ? AGENT_TOKEN : w.agentToken;
+    if (token !== null) bindings.push(`(name = "MCP_AGENT_TOKEN", text = ${text(token)})`);
+    if (w.policy !== undefined) bindings.push(`(name = "MCP_POLICY", text = ${text(JSON.stringify(w.policy))})`);
     for (const [k, v] of Object.entries(w.vars ?? {})) bindings.push(`(name = ${text(k)}, text = ${text(v)})`);
     for (const [binding, address] of Object.entries(w.services ?? {})) {
       const svc = `${w.name}-${binding.toLowerCase()}`;

@@ -8,12 +8,28 @@
 //   POST /sessions/<server>/call     restore that snapshot (no handshake), call, store it again
 //   DELETE /sessions/<server>        restore, close (2025 era: DELETE the session), forget it
 //
+// Who may call it: every route needs the Worker's own inbound credential, checked before anything
+// else (no outbound request is made for a refused caller). It fails closed: with neither of these
+// configured, every route answers 500 AUTH_NOT_CONFIGURED.
+//   MCP_AGENT_TOKEN   a secret of at least 32 characters (`wrangler secret put MCP_AGENT_TOKEN`);
+//                     callers send `Authorization: Bearer <token>`, compared in constant time.
+//   ACCESS_TEAM_DOMAIN + ACCESS_AUD   Cloudflare Access in front of the Worker instead (or as well):
+//                     a request is let in when its `Cf-Access-Jwt-Assertion` is an RS256 token
+//                     signed by a key of https://<team>.cloudflareaccess.com/cdn-cgi/access/certs,
+//                     issued by that team domain for the application audience ACCESS_AUD, unexpired.
+//
 // Bindings (wrangler.toml `[vars]` / secrets, or workerd `bindings`):
 //   MCP_CONFIG   {"mcpServers": {...}} as text (or a JSON binding). A server may name a service
 //                binding with "service": "BINDING": its requests go through env.BINDING.fetch.
+//   MCP_POLICY   (optional) {"denied": [rule...], "allowed": [rule...]}: the pool policy (deny wins;
+//                rules as in McpPool's `policy` option). A call to a tool of a refused server is
+//                answered 403 before any outbound request; refused servers are never connected.
 //   MCP_EDGE     "false" turns the edge bound (6 outbound requests at once) off. Default on.
-//   any other text binding: a `${NAME}` variable for the server entries (e.g. a token secret).
+//   any other text binding: a `${NAME}` variable for the server entries (e.g. a token secret);
+//                the inbound credential and the Access settings are not.
 //   SESSIONS     (optional) Durable Object namespace of class McpSessions, for /sessions/*.
+//
+// Request bodies are limited to 1 MiB (413 beyond, read no further).
 //
 // Lifetimes: every request builds its own McpPool and closes it before its response ends. Workers
 // tie every I/O object (fetch, stream, timer) to the request that created it, and cancel what is
@@ -21,7 +37,7 @@
 // connections. What should outlive a request is the session's durable state: McpClient.snapshot()
 // in Durable Object storage, restored with McpClient.restore() without any network round trip.
 
-import init, { McpClient, McpPool, isMcpError } from "../pkg/mcp_edge.js";
+import init, { McpClient, McpPool, isMcpError, toolNames } from "../pkg/mcp_edge.js";
 import wasmModule from "../pkg/mcp_edge_bg.wasm";
 
 let ready;
@@ -37,7 +53,122 @@ const json = (value, status = 200) =>
     status,
     headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
   });
-const problem = (status, code, message) => json({ error: { code, message } }, status);
+const problem = (status, code, message, headers = {}) => {
+  const r = json({ error: { code, message } }, status);
+  for (const [k, v] of Object.entries(headers)) r.headers.set(k, v);
+  return r;
+};
+
+// ---- inbound credential ----------------------------------------------------------------------
+
+const MIN_TOKEN_LENGTH = 32;
+/** Bindings that configure the Worker itself, never `${VAR}` values for server entries. */
+const OWN_BINDINGS = new Set(["MCP_CONFIG", "MCP_POLICY", "MCP_EDGE", "MCP_AGENT_TOKEN", "ACCESS_TEAM_DOMAIN", "ACCESS_AUD"]);
+const encoder = new TextEncoder();
+
+/** Whether two strings are equal, in time that depends on neither (both are hashed first). */
+async function sameSecret(given, expected) {
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest("SHA-256", encoder.encode(given)),
+    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
+  ]);
+  if (typeof crypto.subtle.timingSafeEqual === "function") return crypto.subtle.timingSafeEqual(a, b);
+  const x = new Uint8Array(a);
+  const y = new Uint8Array(b);
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i] ^ y[i];
+  return diff === 0;
+}
+
+/**
+ * `null` when the caller presents the Worker's inbound credential; otherwise the refusal. Runs
+ * before anything else of a request and makes no outbound request (except, in Access mode, for
+ * the team's signing keys when a token names a key not fetched yet).
+ */
+async function refusal(request, env) {
+  const token = typeof env.MCP_AGENT_TOKEN === "string" ? env.MCP_AGENT_TOKEN : "";
+  const access = accessSettings(env);
+  if (!token && !access) {
+    return problem(500, "AUTH_NOT_CONFIGURED",
+      "this Worker has no inbound credential: set the MCP_AGENT_TOKEN secret (wrangler secret put MCP_AGENT_TOKEN) or put it behind Cloudflare Access (ACCESS_TEAM_DOMAIN and ACCESS_AUD); it refuses every request until then");
+  }
+  if (token && token.length < MIN_TOKEN_LENGTH) {
+    return problem(500, "AUTH_NOT_CONFIGURED", `MCP_AGENT_TOKEN is shorter than ${MIN_TOKEN_LENGTH} characters; set a longer secret (e.g. openssl rand -base64 32)`);
+  }
+  const header = request.headers.get("authorization") ?? "";
+  const bearer = /^Bearer +(\S+) *$/i.exec(header)?.[1];
+  if (token && bearer !== undefined && (await sameSecret(bearer, token))) return null;
+  if (access && (await accessAllows(request, access))) return null;
+  return problem(401, "UNAUTHORIZED", "this Worker needs its inbound credential", {
+    "www-authenticate": 'Bearer realm="mcp-agent"',
+  });
+}
+
+// ---- Cloudflare Access -----------------------------------------------------------------------
+
+/** {issuer, certs, audience} from ACCESS_TEAM_DOMAIN and ACCESS_AUD, or null when not set. */
+function accessSettings(env) {
+  const team = typeof env.ACCESS_TEAM_DOMAIN === "string" ? env.ACCESS_TEAM_DOMAIN.trim() : "";
+  const audience = typeof env.ACCESS_AUD === "string" ? env.ACCESS_AUD.trim() : "";
+  if (!team || !audience) return null;
+  const issuer = (/^https?:\/\//.test(team) ? team : `https://${team}`).replace(/\/+$/, "");
+  return { issuer, certs: `${issuer}/cdn-cgi/access/certs`, audience };
+}
+
+const ACCESS_KEYS_TTL_MS = 10 * 60_000;
+const ACCESS_REFETCH_MIN_MS = 30_000;
+const MAX_ASSERTION_BYTES = 16 * 1024;
+/** The team's signing keys by kid, per isolate: refetched when stale or when a token names an
+ * unknown kid (keys rotate), at most once per ACCESS_REFETCH_MIN_MS. */
+let accessKeys = { url: "", byKid: new Map(), fetchedAt: -Infinity };
+
+async function accessKey(access, kid) {
+  const now = Date.now();
+  const fresh = accessKeys.url === access.certs && now - accessKeys.fetchedAt < ACCESS_KEYS_TTL_MS;
+  if (fresh && accessKeys.byKid.has(kid)) return accessKeys.byKid.get(kid);
+  if (accessKeys.url === access.certs && now - accessKeys.fetchedAt < ACCESS_REFETCH_MIN_MS) return accessKeys.byKid.get(kid);
+  const r = await fetch(access.certs, { headers: { accept: "application/json" } });
+  if (!r.ok) throw new Error(`Access certs: HTTP ${r.status}`);
+  const { keys } = await r.json();
+  const byKid = new Map();
+  for (const jwk of Array.isArray(keys) ? keys : []) {
+    if (jwk?.kty !== "RSA" || typeof jwk.kid !== "string") continue;
+    const key = await crypto.subtle.importKey("jwk", { kty: "RSA", n: jwk.n, e: jwk.e, alg: "RS256", ext: true },
+      { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"]);
+    byKid.set(jwk.kid, key);
+  }
+  accessKeys = { url: access.certs, byKid, fetchedAt: now };
+  return byKid.get(kid);
+}
+
+function base64url(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+/** Whether the request carries a valid Access assertion for this application. */
+async function accessAllows(request, access) {
+  const jwt = request.headers.get("cf-access-jwt-assertion");
+  if (!jwt || jwt.length > MAX_ASSERTION_BYTES) return false;
+  try {
+    const [h, p, sig, extra] = jwt.split(".");
+    if (extra !== undefined || !h || !p || !sig) return false;
+    const header = JSON.parse(new TextDecoder().decode(base64url(h)));
+    if (header.alg !== "RS256" || typeof header.kid !== "string") return false;
+    const claims = JSON.parse(new TextDecoder().decode(base64url(p)));
+    const now = Date.now() / 1000;
+    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (claims.iss !== access.issuer || !audiences.includes(access.audience)) return false;
+    if (typeof claims.exp !== "number" || claims.exp < now - 60) return false;
+    if (typeof claims.nbf === "number" && claims.nbf > now + 60) return false;
+    const key = await accessKey(access, header.kid);
+    if (!key) return false;
+    return await crypto.subtle.verify("RSASSA-PKCS1-v1_5", key, base64url(sig), encoder.encode(`${h}.${p}`));
+  } catch {
+    return false;
+  }
+}
 
 /** The configuration from the bindings: servers, `${VAR}` values, service bindings by origin. */
 export function readConfig(env) {
@@ -54,7 +185,15 @@ export function readConfig(env) {
   }
   const vars = {};
   for (const [name, value] of Object.entries(env)) {
-    if (typeof value === "string" && name !== "MCP_CONFIG") vars[name] = value;
+    if (typeof value === "string" && !OWN_BINDINGS.has(name)) vars[name] = value;
+  }
+  let policy;
+  if (env.MCP_POLICY !== undefined) {
+    try {
+      policy = typeof env.MCP_POLICY === "string" ? JSON.parse(env.MCP_POLICY) : env.MCP_POLICY;
+    } catch (e) {
+      throw new ConfigError(`MCP_POLICY is not JSON: ${e.message}`);
+    }
   }
   const services = new Map();
   const mcpServers = {};
@@ -75,7 +214,68 @@ export function readConfig(env) {
     }
     mcpServers[name] = rest;
   }
-  return { config: { ...raw, mcpServers }, vars, services, edge: env.MCP_EDGE !== "false" };
+  return { config: { ...raw, mcpServers }, vars, policy, services, edge: env.MCP_EDGE !== "false" };
+}
+
+/**
+ * The policy's verdict on each configured server, from a pool that is built but not connected
+ * (no outbound request): `Map<server, {code, message}>` of the servers it refuses.
+ */
+function refusedServers(cfg) {
+  let pool;
+  try {
+    pool = new McpPool(cfg.config, { vars: cfg.vars, policy: cfg.policy });
+  } catch (e) {
+    throw new ConfigError(`MCP_CONFIG / MCP_POLICY: ${e.message}`);
+  }
+  try {
+    const refused = new Map();
+    for (const s of pool.status().servers) {
+      if (s.lastError && (s.lastError.code === "DENIED" || s.lastError.code === "NOT_ALLOWED")) refused.set(s.name, s.lastError);
+    }
+    return refused;
+  } finally {
+    pool.free();
+  }
+}
+
+/** The `<server>` segment of an `mcp__<server>__<tool>` name (parts never contain `__`). */
+const serverSegment = (name) => (name.startsWith("mcp__") ? name.slice(5).split("__")[0] : null);
+
+/**
+ * The configured servers a tool name can belong to: those whose name part, as the library's own
+ * naming writes it (whole, or cut short when the tool name is long), is the name's segment.
+ */
+function serversFor(cfg, name) {
+  const segment = serverSegment(name);
+  if (!segment) return [];
+  return Object.keys(cfg.config.mcpServers).filter((server) => {
+    const parts = toolNames([[server, "t"], [server, "t".repeat(64)]]).map(serverSegment);
+    return parts.includes(segment);
+  });
+}
+
+/**
+ * Applies the policy to the calls before anything goes out: throws a 403 when a named tool can
+ * belong to a refused server (deny wins), else returns the servers the calls need.
+ */
+function scopeCalls(cfg, names) {
+  const refused = refusedServers(cfg);
+  const needed = new Set();
+  for (const name of names) {
+    for (const server of serversFor(cfg, name)) {
+      const why = refused.get(server);
+      if (why) throw new RequestError(403, `${name}: the server ${JSON.stringify(server)} is refused by MCP_POLICY (${why.message})`, why.code);
+      needed.add(server);
+    }
+  }
+  return needed;
+}
+
+/** The config with only `servers` (a call connects only the servers it needs). */
+function only(cfg, servers) {
+  const mcpServers = Object.fromEntries(Object.entries(cfg.config.mcpServers).filter(([n]) => servers.has(n)));
+  return { ...cfg, config: { ...cfg.config, mcpServers } };
 }
 
 class ConfigError extends Error {}
@@ -92,6 +292,7 @@ function routedFetch(services) {
 async function withPool(cfg, work) {
   const pool = new McpPool(cfg.config, {
     vars: cfg.vars,
+    policy: cfg.policy,
     edge: cfg.edge,
     fetch: routedFetch(cfg.services),
     connectTimeoutMs: 15_000,
@@ -105,9 +306,31 @@ async function withPool(cfg, work) {
   }
 }
 
+/** The body, at most MAX_BODY_BYTES: a larger declared length is refused unread; a body that
+ * grows past the limit is cancelled there. */
+async function readBody(request) {
+  const tooLarge = () => new RequestError(413, `the body is larger than ${MAX_BODY_BYTES} bytes`, "TOO_LARGE");
+  const declared = request.headers.get("content-length");
+  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+}
+
 async function readJson(request) {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) throw new RequestError(413, "the body is too large");
+  const text = await readBody(request);
   try {
     return JSON.parse(text);
   } catch {
@@ -116,9 +339,10 @@ async function readJson(request) {
 }
 
 class RequestError extends Error {
-  constructor(status, message) {
+  constructor(status, message, code = "BAD_REQUEST") {
     super(message);
     this.status = status;
+    this.code = code;
   }
 }
 
@@ -145,7 +369,8 @@ async function tools(cfg, url) {
 
 async function call(cfg, request, signal) {
   const { list, batch } = parseCalls(await readJson(request));
-  const results = await withPool(cfg, (pool) =>
+  const servers = scopeCalls(cfg, list.map((c) => c.name));
+  const results = await withPool(only(cfg, servers), (pool) =>
     Promise.all(list.map((c) => pool.call(c.name, c.arguments ?? {}, { signal }))),
   );
   return json(batch ? results : results[0]);
@@ -153,27 +378,27 @@ async function call(cfg, request, signal) {
 
 /**
  * Streams one call as SSE: `event: progress` per notifications/progress, then `event: result`.
+ * The body and the policy are checked before the stream starts (a refusal is a plain HTTP error).
  * The pool is closed before the stream ends; if the caller goes away, the call is cancelled.
  */
-function callStream(cfg, request, ctx) {
+async function callStream(cfg, request, ctx) {
+  const body = await readJson(request);
+  if (Array.isArray(body)) throw new RequestError(400, "stream one call at a time");
+  const [c] = parseCalls(body).list;
+  const servers = scopeCalls(cfg, [c.name]);
   const { readable, writable } = new TransformStream();
   const writer = writable.getWriter();
-  const encoder = new TextEncoder();
   const abort = new AbortController();
   const send = (event, data) =>
     writer.write(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)).catch(() => abort.abort());
   const work = (async () => {
     try {
-      const body = await readJson(request);
-      if (Array.isArray(body)) throw new RequestError(400, "stream one call at a time");
-      const { list } = parseCalls(body);
-      const [c] = list;
-      const result = await withPool(cfg, (pool) =>
+      const result = await withPool(only(cfg, servers), (pool) =>
         pool.call(c.name, c.arguments ?? {}, { signal: abort.signal, onProgress: (p) => void send("progress", p) }),
       );
       await send("result", result);
     } catch (e) {
-      await send("error", { code: e.status ? "BAD_REQUEST" : "INTERNAL", message: String(e.message ?? e) });
+      await send("error", { code: "INTERNAL", message: String(e.message ?? e) });
     } finally {
       await writer.close().catch(() => {});
     }
@@ -188,22 +413,26 @@ export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
     try {
+      const refused = await refusal(request, env);
+      if (refused) return refused;
       await initOnce();
       const cfg = readConfig(env);
       if (url.pathname === "/tools" && request.method === "GET") return await tools(cfg, url);
       if (url.pathname === "/call" && request.method === "POST") {
-        if (url.searchParams.get("stream") === "1") return callStream(cfg, request, ctx);
+        if (url.searchParams.get("stream") === "1") return await callStream(cfg, request, ctx);
         return await call(cfg, request, request.signal);
       }
       const m = url.pathname.match(/^\/sessions\/([A-Za-z0-9_-]{1,64})(\/open|\/call)?$/);
       if (m) {
         if (!env.SESSIONS) return problem(404, "NO_SESSIONS", "this Worker has no SESSIONS Durable Object binding");
+        const why = refusedServers(cfg).get(m[1]);
+        if (why) return problem(403, why.code, `the server ${JSON.stringify(m[1])} is refused by MCP_POLICY (${why.message})`);
         const stub = env.SESSIONS.get(env.SESSIONS.idFromName(m[1]));
         return await stub.fetch(request);
       }
       return problem(404, "NOT_FOUND", "routes: GET /tools, POST /call[?stream=1], /sessions/<server>/open|call");
     } catch (e) {
-      if (e instanceof RequestError) return problem(e.status, "BAD_REQUEST", e.message);
+      if (e instanceof RequestError) return problem(e.status, e.code, e.message);
       if (e instanceof ConfigError) return problem(500, "CONFIG", e.message);
       if (isMcpError(e)) return problem(502, e.code, e.message);
       return problem(500, "INTERNAL", String(e?.message ?? e));
@@ -295,7 +524,7 @@ export class McpSessions {
         client.free();
       }
     } catch (e) {
-      if (e instanceof RequestError) return problem(e.status, "BAD_REQUEST", e.message);
+      if (e instanceof RequestError) return problem(e.status, e.code, e.message);
       if (e instanceof ConfigError) return problem(500, "CONFIG", e.message);
       if (isMcpError(e)) return problem(502, e.code, e.message);
       return problem(500, "INTERNAL", String(e?.message ?? e));

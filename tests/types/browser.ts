@@ -1,0 +1,23 @@
+// The declarations in a browser page's setting (DOM types, no Node types): a small typed use of
+// the API that only needs what a page has. tsc checks it; it is not run (the playground and the
+// e2e suites run the same calls in Chromium).
+import { McpClient, McpPool, isMcpError, toolNames } from "mcp-edge";
+import type { CallToolResult, PoolEvent, TrafficRecord } from "mcp-edge";
+
+export async function page(url: string, signal: AbortSignal): Promise<CallToolResult | string> {
+  const records: TrafficRecord[] = [];
+  try {
+    const client = await McpClient.connect(url, { fetch: (input, init) => fetch(input, init), onTraffic: (r) => records.push(r) });
+    const result = await client.callTool("echo", { message: "hi" }, { signal, onProgress: (p) => console.log(p.progress, p.total) });
+    await client.close();
+    return result;
+  } catch (e) {
+    return isMcpError(e) ? `${e.code}: ${e.message}` : String(e);
+  }
+}
+
+export function pool(onEvent: (e: PoolEvent) => void): McpPool {
+  const names: string[] = toolNames([["s", "t"]]);
+  console.log(names);
+  return new McpPool({ mcpServers: { s: { url: "https://example.com/mcp" } } }, { onEvent });
+}
