@@ -73,7 +73,8 @@ impl AuthResponse {
     }
 
     fn json(&self) -> Option<Value> {
-        serde_json::from_slice(&self.body).ok()
+        // `from_str` like the rest of the crate: a second reader type would duplicate the parser.
+        serde_json::from_str(std::str::from_utf8(&self.body).ok()?).ok()
     }
 }
 

@@ -20,11 +20,6 @@ pub fn b64url(bytes: &[u8]) -> String {
     Base64UrlUnpadded::encode_string(bytes)
 }
 
-/// Decodes base64url without padding; `None` when invalid.
-pub fn b64url_decode(s: &str) -> Option<Vec<u8>> {
-    Base64UrlUnpadded::decode_vec(s).ok()
-}
-
 /// SHA-256 of `bytes`.
 pub fn sha256(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
@@ -247,17 +242,18 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-/// The claims of a compact JWT, decoded without verification (used only to read `exp` of an
-/// assertion the user configured, never to trust anything).
-pub fn unverified_claims(jwt: &str) -> Option<Value> {
-    let payload = jwt.split('.').nth(1)?;
-    serde_json::from_slice(&b64url_decode(payload)?).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn b64url_decode(s: &str) -> Option<Vec<u8>> {
+        Base64UrlUnpadded::decode_vec(s).ok()
+    }
+
+    fn unverified_claims(jwt: &str) -> Option<Value> {
+        serde_json::from_slice(&b64url_decode(jwt.split('.').nth(1)?)?).ok()
+    }
 
     #[test]
     fn rfc7636_appendix_b_vector() {

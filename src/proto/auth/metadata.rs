@@ -93,8 +93,7 @@ impl ResourceMetadata {
 }
 
 /// Token endpoint client authentication methods (RFC 7591 § 2, RFC 7523 § 2.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClientAuthMethod {
     /// HTTP Basic with the client id and secret (RFC 6749 § 2.3.1).
     ClientSecretBasic,

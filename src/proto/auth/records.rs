@@ -8,7 +8,7 @@
 //! token with the first request. Secrets inside records are [`Secret`]s: a record's `Debug`
 //! shows none of them.
 
-use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
 
 use super::metadata::{ClientAuthMethod, ServerMetadata};
 use super::secret::Secret;
@@ -29,8 +29,39 @@ pub mod keys {
     }
 }
 
+/// A record kept in the host's store as JSON. Written by hand rather than derived: the records
+/// are few and small, and derived (de)serializers would cost more code than the rest of the
+/// authorization layer's storage handling.
+pub trait Record: Sized {
+    /// As JSON (secrets included: this goes to the store only).
+    fn to_json(&self) -> Value;
+    /// From JSON; `None` when a required member is missing or mistyped.
+    fn from_json(v: &Value) -> Option<Self>;
+}
+
+fn s(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+fn strings(v: &Value, k: &str) -> Option<Vec<String>> {
+    v.get(k)?.as_array().map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    })
+}
+
+fn secret(v: &Value, k: &str) -> Option<Secret> {
+    s(v, k).map(Secret::new)
+}
+
+fn opt_secret(x: &Option<Secret>) -> Value {
+    x.as_ref().map_or(Value::Null, |x| Value::from(x.expose()))
+}
+
 /// The token type of an access token (RFC 6750, RFC 9449 § 5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenType {
     /// `Authorization: Bearer <token>`.
     Bearer,
@@ -49,14 +80,13 @@ impl TokenType {
 }
 
 /// Tokens for one MCP server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenRecord {
     /// The issuer that issued them.
     pub issuer: String,
     /// The `resource` they were requested for (exact string sent).
     pub resource: String,
     /// The access token.
-    #[serde(with = "secret_str")]
     pub access_token: Secret,
     /// Its type.
     pub token_type: TokenType,
@@ -64,15 +94,42 @@ pub struct TokenRecord {
     /// would never expire).
     pub expires_at: Option<u64>,
     /// The refresh token, if one was issued.
-    #[serde(with = "opt_secret_str", default)]
     pub refresh_token: Option<Secret>,
     /// The scope granted (or requested, when the server did not say).
     pub scope: Option<String>,
 }
 
+impl Record for TokenRecord {
+    fn to_json(&self) -> Value {
+        json!({
+            "issuer": self.issuer,
+            "resource": self.resource,
+            "access_token": self.access_token.expose(),
+            "token_type": self.token_type.scheme(),
+            "expires_at": self.expires_at,
+            "refresh_token": opt_secret(&self.refresh_token),
+            "scope": self.scope,
+        })
+    }
+    fn from_json(v: &Value) -> Option<Self> {
+        Some(TokenRecord {
+            issuer: s(v, "issuer")?,
+            resource: s(v, "resource")?,
+            access_token: secret(v, "access_token")?,
+            token_type: match v.get("token_type")?.as_str()? {
+                "DPoP" => TokenType::DPoP,
+                "Bearer" => TokenType::Bearer,
+                _ => return None,
+            },
+            expires_at: v.get("expires_at").and_then(Value::as_u64),
+            refresh_token: secret(v, "refresh_token"),
+            scope: s(v, "scope"),
+        })
+    }
+}
+
 /// How the client identified itself at an authorization server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClientSource {
     /// Configured by the user (pre-registration).
     Configured,
@@ -82,15 +139,32 @@ pub enum ClientSource {
     Registered,
 }
 
+impl ClientSource {
+    fn as_str(self) -> &'static str {
+        match self {
+            ClientSource::Configured => "configured",
+            ClientSource::MetadataDocument => "metadata_document",
+            ClientSource::Registered => "registered",
+        }
+    }
+    fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "configured" => ClientSource::Configured,
+            "metadata_document" => ClientSource::MetadataDocument,
+            "registered" => ClientSource::Registered,
+            _ => return None,
+        })
+    }
+}
+
 /// A client identity at one authorization server.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClientRecord {
     /// The issuer it belongs to.
     pub issuer: String,
     /// `client_id`.
     pub client_id: String,
     /// `client_secret`, for confidential clients.
-    #[serde(with = "opt_secret_str", default)]
     pub client_secret: Option<Secret>,
     /// How to authenticate at the token endpoint.
     pub auth_method: ClientAuthMethod,
@@ -100,17 +174,38 @@ pub struct ClientRecord {
     pub redirect_uri: Option<String>,
 }
 
+impl Record for ClientRecord {
+    fn to_json(&self) -> Value {
+        json!({
+            "issuer": self.issuer,
+            "client_id": self.client_id,
+            "client_secret": opt_secret(&self.client_secret),
+            "auth_method": self.auth_method.as_str(),
+            "source": self.source.as_str(),
+            "redirect_uri": self.redirect_uri,
+        })
+    }
+    fn from_json(v: &Value) -> Option<Self> {
+        Some(ClientRecord {
+            issuer: s(v, "issuer")?,
+            client_id: s(v, "client_id")?,
+            client_secret: secret(v, "client_secret"),
+            auth_method: ClientAuthMethod::parse(v.get("auth_method")?.as_str()?)?,
+            source: ClientSource::parse(v.get("source")?.as_str()?)?,
+            redirect_uri: s(v, "redirect_uri"),
+        })
+    }
+}
+
 /// An authorization request waiting for its callback: everything needed to finish the flow,
 /// even in another process (a reloaded page, a restarted isolate), recorded before the user is
 /// sent away (MCP 2026-07-28 `basic/authorization` "Authorization Response Validation": the
 /// issuer is recorded with the PKCE verifier).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingAuthorization {
     /// The `state` sent.
-    #[serde(with = "secret_str")]
     pub state: Secret,
     /// The PKCE code verifier.
-    #[serde(with = "secret_str")]
     pub verifier: Secret,
     /// The issuer recorded from the validated metadata.
     pub issuer: String,
@@ -132,8 +227,41 @@ pub struct PendingAuthorization {
     pub created_at: u64,
 }
 
+impl Record for PendingAuthorization {
+    fn to_json(&self) -> Value {
+        json!({
+            "state": self.state.expose(),
+            "verifier": self.verifier.expose(),
+            "issuer": self.issuer,
+            "metadata": self.metadata.to_json(),
+            "client": self.client.to_json(),
+            "resource": self.resource,
+            "scope": self.scope,
+            "redirect_uri": self.redirect_uri,
+            "server_url": self.server_url,
+            "dpop": self.dpop,
+            "created_at": self.created_at,
+        })
+    }
+    fn from_json(v: &Value) -> Option<Self> {
+        Some(PendingAuthorization {
+            state: secret(v, "state")?,
+            verifier: secret(v, "verifier")?,
+            issuer: s(v, "issuer")?,
+            metadata: StoredMetadata::from_json(v.get("metadata")?)?,
+            client: ClientRecord::from_json(v.get("client")?)?,
+            resource: s(v, "resource")?,
+            scope: s(v, "scope"),
+            redirect_uri: s(v, "redirect_uri")?,
+            server_url: s(v, "server_url")?,
+            dpop: v.get("dpop").and_then(Value::as_bool).unwrap_or(false),
+            created_at: v.get("created_at")?.as_u64()?,
+        })
+    }
+}
+
 /// The parts of [`ServerMetadata`] a pending request needs, as a storable record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredMetadata {
     /// `issuer`.
     pub issuer: String,
@@ -147,6 +275,35 @@ pub struct StoredMetadata {
     pub dpop_signing_alg_values_supported: Option<Vec<String>>,
     /// `scopes_supported`.
     pub scopes_supported: Option<Vec<String>>,
+}
+
+impl Record for StoredMetadata {
+    fn to_json(&self) -> Value {
+        json!({
+            "issuer": self.issuer,
+            "token_endpoint": self.token_endpoint,
+            "token_endpoint_auth_methods_supported": self.token_endpoint_auth_methods_supported,
+            "iss_parameter_supported": self.iss_parameter_supported,
+            "dpop_signing_alg_values_supported": self.dpop_signing_alg_values_supported,
+            "scopes_supported": self.scopes_supported,
+        })
+    }
+    fn from_json(v: &Value) -> Option<Self> {
+        Some(StoredMetadata {
+            issuer: s(v, "issuer")?,
+            token_endpoint: s(v, "token_endpoint")?,
+            token_endpoint_auth_methods_supported: strings(
+                v,
+                "token_endpoint_auth_methods_supported",
+            ),
+            iss_parameter_supported: v
+                .get("iss_parameter_supported")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            dpop_signing_alg_values_supported: strings(v, "dpop_signing_alg_values_supported"),
+            scopes_supported: strings(v, "scopes_supported"),
+        })
+    }
 }
 
 impl From<&ServerMetadata> for StoredMetadata {
@@ -183,43 +340,17 @@ impl StoredMetadata {
     }
 }
 
-mod secret_str {
-    use super::Secret;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(s: &Secret, ser: S) -> Result<S::Ok, S::Error> {
-        ser.serialize_str(s.expose())
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Secret, D::Error> {
-        String::deserialize(de).map(Secret::new)
-    }
-}
-
-mod opt_secret_str {
-    use super::Secret;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(s: &Option<Secret>, ser: S) -> Result<S::Ok, S::Error> {
-        match s {
-            Some(s) => ser.serialize_some(s.expose()),
-            None => ser.serialize_none(),
-        }
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Option<Secret>, D::Error> {
-        Option::<String>::deserialize(de).map(|o| o.map(Secret::new))
-    }
-}
-
 /// Serialises a record for storage. The text holds secrets: it goes to the host's store and
 /// nowhere else.
-pub fn to_stored<T: Serialize>(record: &T) -> Secret {
-    Secret::new(serde_json::to_string(record).unwrap_or_default())
+pub fn to_stored<T: Record>(record: &T) -> Secret {
+    Secret::new(record.to_json().to_string())
 }
 
 /// Reads a stored record; `None` when absent or unreadable (an unreadable record is treated as
 /// absent, never as an error that blocks sign-in).
-pub fn from_stored<T: for<'de> Deserialize<'de>>(text: Option<&str>) -> Option<T> {
-    serde_json::from_str(text?).ok()
+pub fn from_stored<T: Record>(text: Option<&str>) -> Option<T> {
+    let v: Value = serde_json::from_str(text?).ok()?;
+    T::from_json(&v)
 }
 
 #[cfg(test)]
