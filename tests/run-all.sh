@@ -44,6 +44,7 @@ STAGES=(
     conformance
     harness
     browser
+    bench_smoke
     edge
     component
     fuzz
@@ -152,6 +153,14 @@ stage_harness() {
 # The playground page in headless Chromium (Playwright).
 stage_browser() {
     bash tests/browser/run.sh
+}
+
+# The side-by-side benchmark (tests/bench/run.sh) in its smoke mode: tiny sizes, one round. It
+# checks that both clients still build, load and deliver every event and echo in both eras; the
+# figures come from a full `bash tests/bench/run.sh`, never from CI.
+stage_bench_smoke() {
+    bash tests/bench/run.sh --smoke
+    check_passed "benchmark smoke run (mcp-edge and the SDK, both eras, every measurement)"
 }
 
 # The edge agent template in real workerd (routes, the 6-request cap, snapshot across isolate

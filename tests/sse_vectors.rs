@@ -66,6 +66,7 @@ vectors!(
     truncated_line_at_eof,
     truncated_utf8_at_eof,
     mcp_stream,
+    utf8_in_ignored_fields,
 );
 
 fn by_name(name: &str) -> &'static Vector {

@@ -2,8 +2,8 @@
 //! "Server-sent events" § 9.2.6 "Interpreting an event stream".
 //!
 //! ```text
-//!   bytes (any chunking) ──► feed() ──► lines (LF | CR | CRLF) ──► fields ──► blank line ──► Event
-//!                                                                     └─► id / retry state
+//!   bytes (any chunking) ──► feed() ──► UTF-8 runs ──► lines (LF | CR | CRLF) ──► fields ──► blank line ──► Event
+//!                                                                                  └─► id / retry state
 //! ```
 //!
 //! CONTRACT (other modules rely on it):
@@ -12,8 +12,9 @@
 //!   iterator over the events (and errors) it completed, in order. Partial input is not an error.
 //!   Items not taken from a [`Feed`] before it is dropped stay queued and come out of the next `feed`.
 //! - `finish(&mut self) -> Option<Result<Event, SseError>>`: end of stream. Per WHATWG an incomplete
-//!   event at EOF is discarded, so this only reports an error state (invalid or truncated UTF-8 in
-//!   the discarded tail), else None. A finished decoder is not reusable: make a new one per stream.
+//!   event at EOF is discarded, so this only reports an error state (invalid or truncated UTF-8 in a
+//!   used field of the discarded tail), else None. A finished decoder is not reusable: make a new
+//!   one per stream.
 //! - `last_event_id()`/`retry_ms()` expose the decoder-tracked state.
 //! - Limits are in `DecoderConfig`; exceeding one yields `Err(SseError::LineTooLong{..})` or
 //!   `Err(SseError::EventTooLarge{..})`, discards the offending event and keeps decoding after the next
@@ -40,25 +41,33 @@
 //!   closed by a blank line is never dispatched.
 //!
 //! # Deviations, each a choice of this crate
-//! - WHATWG decodes with replacement characters; this decoder never does. Every line must be UTF-8: a
-//!   line that is not is ignored and *poisons* its event, which then comes out as exactly one
-//!   `Err(SseError::InvalidUtf8)` at its blank line (whether or not it had data). The other lines of
-//!   that event are still processed (an `id` or `retry` in it takes effect). `data` values are
-//!   validated once, at dispatch, over the joined buffer; since LF is ASCII this is the same verdict
-//!   as validating each line.
+//! - WHATWG decodes with replacement characters; this decoder never hands out a replaced value.
+//!   Bytes that are not UTF-8 matter only where a value is used: in the value of a `data` field, of an
+//!   `event` field, or of an `id` field that is not ignored for a NUL, they *poison* the event, which
+//!   then comes out as exactly one `Err(SseError::InvalidUtf8)` at its blank line (whether or not it
+//!   had data); the other lines of that event are still processed (an `id` or `retry` in it takes
+//!   effect). Elsewhere they change nothing, as replacement characters would not: a comment, a field
+//!   whose name holds them (an unknown field) or a `retry` value holding them (not digits) is ignored.
 //! - Limits (`DecoderConfig`): a line longer than `max_line_bytes` (terminator excluded), or an event
 //!   whose dispatched data would exceed `max_event_bytes`, yields one error as soon as the limit is
 //!   crossed (even mid-line, mid-chunk). The event is dropped, its buffers freed, and every further
 //!   line up to its blank line is skipped unread. When one data line crosses both limits, the error
 //!   names the limit crossed at the earlier byte (the line limit on a tie), so the verdict never
-//!   depends on chunking.
+//!   depends on chunking. Limits count input bytes, valid or not.
+//!
+//! # Cost
+//! Each chunk is validated as UTF-8 once, as a whole (`str::from_utf8`); lines are found with
+//! `memchr`; the buffers are `String`s fed from the validated text, so a dispatched event needs no
+//! second validation. `data` values are copied once, straight from the input into the data buffer —
+//! also when a line spans chunks — and the buffer becomes [`Event::data`] without another copy.
+//! Bytes that are not UTF-8 (and the up to three bytes of a character split across chunks, until the
+//! next chunk completes it) stand in the buffers as one `?` each, so buffer lengths, and with them
+//! the limits, count input bytes; an event holding such a stand-in in its data is never dispatched.
 //!
 //! # Memory
-//! The line buffer holds at most `max(max_line_bytes, 6)` bytes, the data buffer at most
-//! `max_event_bytes + 1`, the type and id buffers at most `max_line_bytes` each. `data` values are
-//! copied once, straight from the input into the data buffer — also when a line spans chunks — and the
-//! buffer becomes [`Event::data`] without another copy. The queue behind [`Feed`] holds what one chunk
-//! completed.
+//! The line buffer holds at most `max(max_line_bytes, 9)` bytes, the data buffer at most
+//! `max_event_bytes + 1`, the type and id buffers at most `max_line_bytes` each. The queue behind
+//! [`Feed`] holds what one chunk completed.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -108,8 +117,9 @@ pub enum SseError {
         /// The configured limit.
         limit: usize,
     },
-    /// A line of the event was not valid UTF-8 (or, from `finish`, the stream ended inside a
-    /// UTF-8 sequence or an event holding invalid UTF-8); the event was discarded.
+    /// The value of a `data`, `event` or `id` field of the event was not valid UTF-8 (or, from
+    /// `finish`, the stream ended inside such a value or inside an event holding one); the event was
+    /// discarded.
     InvalidUtf8,
     /// `feed` was called with bytes after `finish`; they were not decoded.
     Finished,
@@ -124,7 +134,7 @@ impl fmt::Display for SseError {
             SseError::EventTooLarge { limit } => {
                 write!(f, "event-stream event data larger than {limit} bytes")
             }
-            SseError::InvalidUtf8 => f.write_str("event-stream line is not valid UTF-8"),
+            SseError::InvalidUtf8 => f.write_str("event-stream field value is not valid UTF-8"),
             SseError::Finished => f.write_str("event-stream bytes fed after finish()"),
         }
     }
@@ -137,6 +147,9 @@ const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 /// A `data` line is recognised once this many bytes are known: `data:` and the byte after the colon
 /// (which decides whether a space is stripped).
 const DATA_PROBE: usize = 6;
+/// Stand-ins for input bytes that are not (or not yet known to be) UTF-8: one ASCII byte each, none
+/// of them a colon, space, digit, NUL, CR or LF, so they never change how a line is read.
+const STAND_INS: &str = "????";
 
 /// Where the value of the `data` line being read lands in the data buffer.
 #[derive(Debug, Clone, Copy)]
@@ -170,6 +183,16 @@ enum Bom {
     Done,
 }
 
+/// The up to three bytes of a UTF-8 sequence that the input so far ends inside. They already
+/// count in the current line (as stand-ins at the end of the buffer it writes to), so a limit is
+/// reported at the byte that crosses it; the next bytes decide whether the stand-ins are replaced
+/// by the character or stay, as invalid bytes.
+#[derive(Debug, Clone, Copy, Default)]
+struct SplitChar {
+    bytes: [u8; 4],
+    len: usize,
+}
+
 /// The push decoder. One per response body.
 #[derive(Debug)]
 pub struct Decoder {
@@ -177,11 +200,14 @@ pub struct Decoder {
     bom: Bom,
     /// The previous chunk ended with the CR of a line terminator: a leading LF is its second half.
     cr_pending: bool,
+    split: SplitChar,
     mode: LineMode,
-    /// The current line while `mode` is `Buffered`.
-    line: Vec<u8>,
-    /// WHATWG "data buffer": raw bytes, validated as UTF-8 at dispatch.
-    data: Vec<u8>,
+    /// The current line while `mode` is `Buffered` (stand-ins for bytes that are not UTF-8).
+    line: String,
+    /// `line` holds stand-ins for bytes that are not UTF-8.
+    line_invalid: bool,
+    /// WHATWG "data buffer".
+    data: String,
     /// WHATWG "event type buffer".
     event_type: String,
     /// WHATWG "last event ID buffer".
@@ -190,7 +216,7 @@ pub struct Decoder {
     last_event_id: String,
     /// WHATWG "reconnection time", once a valid `retry` field set it.
     retry: Option<u64>,
-    /// The current event contained a line that was not UTF-8.
+    /// A used field value of the current event was not UTF-8.
     poisoned: bool,
     /// The current event broke a limit; lines are skipped up to its blank line.
     discarding: bool,
@@ -233,9 +259,11 @@ impl Decoder {
             config,
             bom: Bom::Pending(0),
             cr_pending: false,
+            split: SplitChar::default(),
             mode: LineMode::Start,
-            line: Vec::new(),
-            data: Vec::new(),
+            line: String::new(),
+            line_invalid: false,
+            data: String::new(),
             event_type: String::new(),
             id_buffer: String::new(),
             last_event_id: String::new(),
@@ -280,10 +308,10 @@ impl Decoder {
             } else {
                 // Not a BOM: the bytes held back from earlier chunks are ordinary input.
                 self.bom = Bom::Done;
-                self.scan(&BOM[..before]);
+                self.input(&BOM[..before]);
             }
         }
-        self.scan(rest);
+        self.input(rest);
         Feed {
             queue: &mut self.out,
         }
@@ -291,10 +319,11 @@ impl Decoder {
 
     /// Signals end of stream. The incomplete event, if any, is discarded (WHATWG: "any pending
     /// data must be discarded"). Returns `Some(Err(SseError::InvalidUtf8))` when that discarded
-    /// tail held invalid or truncated UTF-8, and `None` otherwise (except for a stream made only of
-    /// one or two BOM bytes: under a `max_line_bytes` below 2 their limit error is returned here).
-    /// Later calls return `None`; later non-empty `feed`s yield `SseError::Finished`. Items still
-    /// queued from a dropped [`Feed`] are not returned here; `feed(&[])` yields them.
+    /// event held invalid or truncated UTF-8 in a used field value (see the module doc), and `None`
+    /// otherwise (except for a stream made only of one or two BOM bytes: under a `max_line_bytes`
+    /// below 2 their limit error is returned here). Later calls return `None`; later non-empty
+    /// `feed`s yield `SseError::Finished`. Items still queued from a dropped [`Feed`] are not
+    /// returned here; `feed(&[])` yields them.
     pub fn finish(&mut self) -> Option<Result<Event, SseError>> {
         if self.finished {
             return None;
@@ -304,7 +333,12 @@ impl Decoder {
             // The stream was only a BOM prefix: those bytes are an incomplete first line. With a
             // `max_line_bytes` below 2 they can break the limit; that error is returned here.
             self.bom = Bom::Done;
-            self.scan(&BOM[..held]);
+            self.input(&BOM[..held]);
+        }
+        // The stream ended inside a character: its bytes are not UTF-8.
+        if self.split.len > 0 {
+            self.split.len = 0;
+            self.split_char_invalid();
         }
         let limit_error = (self.out.len() > queued)
             .then(|| self.out.pop_back())
@@ -312,13 +346,14 @@ impl Decoder {
         self.finished = true;
         let bad = !self.discarding
             && (self.poisoned
-                || std::str::from_utf8(&self.data).is_err()
                 || (matches!(self.mode, LineMode::Buffered)
-                    && std::str::from_utf8(&self.line).is_err()));
+                    && self.line_invalid
+                    && poisons(&self.line)));
         self.mode = LineMode::Start;
         self.cr_pending = false;
-        self.line = Vec::new();
-        self.data = Vec::new();
+        self.line = String::new();
+        self.line_invalid = false;
+        self.data = String::new();
         self.event_type = String::new();
         self.poisoned = false;
         self.discarding = false;
@@ -336,50 +371,168 @@ impl Decoder {
         self.retry
     }
 
-    /// Splits `rest` into lines and routes each piece.
-    fn scan(&mut self, mut rest: &[u8]) {
+    /// Splits input bytes into UTF-8 text, bytes that are not UTF-8, and a character left
+    /// incomplete at the end, and routes each. One `str::from_utf8` over the whole input decides the
+    /// common case.
+    fn input(&mut self, mut bytes: &[u8]) {
+        while self.split.len > 0 && !bytes.is_empty() {
+            bytes = self.complete_split_char(bytes);
+        }
+        if bytes.is_empty() {
+            return;
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.text(text),
+            Err(e) if e.error_len().is_none() => {
+                // Valid up to a character that the next chunk completes.
+                let (head, tail) = bytes.split_at(e.valid_up_to());
+                if let Ok(text) = std::str::from_utf8(head) {
+                    self.text(text);
+                }
+                self.split_char_start(tail);
+            }
+            Err(_) => {
+                let mut runs = bytes.utf8_chunks().peekable();
+                while let Some(run) = runs.next() {
+                    if !run.valid().is_empty() {
+                        self.text(run.valid());
+                    }
+                    let bad = run.invalid();
+                    if bad.is_empty() {
+                        continue;
+                    }
+                    if runs.peek().is_none() && is_char_prefix(bad) {
+                        self.split_char_start(bad);
+                        continue;
+                    }
+                    self.cr_pending = false;
+                    for piece in bad.chunks(STAND_INS.len()) {
+                        self.extend_line(&STAND_INS[..piece.len()], true);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The input so far ends with `bytes`, the start of a character: they count as stand-ins now.
+    fn split_char_start(&mut self, bytes: &[u8]) {
+        let have = self.split.len;
+        let n = bytes.len().min(self.split.bytes.len() - have);
+        self.split.bytes[have..have + n].copy_from_slice(&bytes[..n]);
+        self.split.len += n;
+        self.cr_pending = false;
+        self.extend_line(&STAND_INS[..n], false);
+    }
+
+    /// Continues the split character with the first bytes of `bytes`: a completed character
+    /// replaces its stand-ins, an invalid sequence leaves them marked invalid. Returns the rest.
+    fn complete_split_char<'b>(&mut self, bytes: &'b [u8]) -> &'b [u8] {
+        let have = self.split.len;
+        let take = bytes.len().min(self.split.bytes.len() - have);
+        let mut joined = self.split.bytes;
+        joined[have..have + take].copy_from_slice(&bytes[..take]);
+        let joined = &joined[..have + take];
+        match first_char(joined) {
+            FirstChar::Complete(text) => {
+                self.split.len = 0;
+                self.retract(have);
+                let len = text.len();
+                self.text(text);
+                &bytes[len.saturating_sub(have)..]
+            }
+            FirstChar::Invalid(len) => {
+                self.split.len = 0;
+                self.split_char_invalid();
+                // A prefix of a character goes wrong only after its last byte: the invalid
+                // sequence covers all `have` held bytes and maybe some new ones.
+                let extra = len.saturating_sub(have);
+                if extra > 0 {
+                    self.extend_line(&STAND_INS[..extra], true);
+                }
+                &bytes[extra..]
+            }
+            FirstChar::Incomplete => {
+                // Still inside the character (only a chunk this short ends there).
+                self.split_char_start(&bytes[..take]);
+                &bytes[take..]
+            }
+        }
+    }
+
+    /// Removes the `n` stand-ins of a split character from the end of the buffer the current line
+    /// writes to (the character is about to be appended in full).
+    fn retract(&mut self, n: usize) {
+        match self.mode {
+            LineMode::Buffered => {
+                let keep = self.line.len().saturating_sub(n);
+                self.line.truncate(keep);
+            }
+            LineMode::Data { line, len } => {
+                let keep = self.data.len().saturating_sub(n);
+                self.data.truncate(keep);
+                self.mode = LineMode::Data {
+                    line,
+                    len: len.saturating_sub(n),
+                };
+            }
+            LineMode::Start | LineMode::Skip => {}
+        }
+    }
+
+    /// The stand-ins of a split character turned out to be invalid UTF-8.
+    fn split_char_invalid(&mut self) {
+        match self.mode {
+            LineMode::Buffered => self.line_invalid = true,
+            LineMode::Data { .. } => self.poisoned = true,
+            LineMode::Start | LineMode::Skip => {}
+        }
+    }
+
+    /// Splits valid text into lines and routes each piece.
+    fn text(&mut self, mut rest: &str) {
         if self.cr_pending {
-            match rest.split_first() {
-                None => return,
-                Some((b'\n', tail)) => rest = tail,
-                Some(_) => {}
+            if rest.is_empty() {
+                return;
             }
             self.cr_pending = false;
+            if let Some(after) = rest.strip_prefix('\n') {
+                rest = after;
+            }
         }
-        while let Some(end) = find_line_end(rest) {
+        while let Some(end) = memchr::memchr2(b'\n', b'\r', rest.as_bytes()) {
             let (line, tail) = rest.split_at(end);
             self.end_line(line);
-            rest = match tail {
-                [b'\r', b'\n', after @ ..] => after,
+            rest = match tail.as_bytes() {
+                [b'\r', b'\n', ..] => &tail[2..],
                 [b'\r'] => {
                     self.cr_pending = true;
                     return;
                 }
-                [_, after @ ..] => after,
-                [] => return,
+                _ => &tail[1..],
             };
         }
         if !rest.is_empty() {
-            self.extend_line(rest);
+            self.extend_line(rest, false);
         }
     }
 
     /// `seg` is the final piece of the current line (its terminator was just found).
-    fn end_line(&mut self, seg: &[u8]) {
+    #[inline]
+    fn end_line(&mut self, seg: &str) {
         match self.mode {
             LineMode::Start if self.discarding => {
                 if seg.is_empty() {
                     self.end_discarded_event();
                 }
             }
-            LineMode::Start => self.complete_line(seg),
+            LineMode::Start => self.complete_line(seg, false),
             LineMode::Skip => self.mode = LineMode::Start,
             LineMode::Data { line, len } => {
                 self.mode = LineMode::Start;
                 self.append_data(line, len, seg, true);
             }
             LineMode::Buffered => {
-                let rest = self.probe(seg);
+                let rest = self.probe(seg, false);
                 let mode = std::mem::replace(&mut self.mode, LineMode::Start);
                 match mode {
                     LineMode::Data { line, len } => self.append_data(line, len, rest, true),
@@ -392,8 +545,9 @@ impl Decoder {
                         }
                         let mut line = std::mem::take(&mut self.line);
                         grow(&mut line, rest.len(), self.line_capacity());
-                        line.extend_from_slice(rest);
-                        self.complete_line(&line);
+                        line.push_str(rest);
+                        let invalid = std::mem::take(&mut self.line_invalid);
+                        self.complete_line(&line, invalid);
                         line.clear();
                         self.line = line;
                     }
@@ -402,17 +556,20 @@ impl Decoder {
         }
     }
 
-    /// `seg` (no terminator in it) continues the current line, which stays incomplete.
-    fn extend_line(&mut self, seg: &[u8]) {
+    /// `seg` (no terminator in it) continues the current line, which stays incomplete; `invalid`
+    /// when `seg` is made of stand-ins for bytes that are not UTF-8.
+    fn extend_line(&mut self, seg: &str, invalid: bool) {
         match self.mode {
             LineMode::Skip => {}
             LineMode::Start if self.discarding => self.mode = LineMode::Skip,
-            LineMode::Data { line, len } => self.append_data(line, len, seg, false),
+            LineMode::Data { line, len } => self.append_data_invalid(line, len, seg, invalid),
             LineMode::Start | LineMode::Buffered => {
                 self.mode = LineMode::Buffered;
-                let rest = self.probe(seg);
+                let rest = self.probe(seg, invalid);
                 match self.mode {
-                    LineMode::Data { line, len } => self.append_data(line, len, rest, false),
+                    LineMode::Data { line, len } => {
+                        self.append_data_invalid(line, len, rest, invalid);
+                    }
                     LineMode::Skip => {}
                     LineMode::Start | LineMode::Buffered => {
                         let total = self.line.len() + rest.len();
@@ -423,41 +580,66 @@ impl Decoder {
                         }
                         let cap = self.line_capacity();
                         grow(&mut self.line, rest.len(), cap);
-                        self.line.extend_from_slice(rest);
+                        self.line.push_str(rest);
+                        self.line_invalid |= invalid && !rest.is_empty();
                     }
                 }
             }
         }
     }
 
-    /// While a buffered line is shorter than [`DATA_PROBE`], moves bytes from `seg` into it until it
-    /// is known whether it is a `data:` line. If it is, switches to `LineMode::Data` (its value bytes
-    /// so far go to the data buffer; an overflow switches to `LineMode::Skip`). Returns the
-    /// unconsumed part of `seg`.
-    fn probe<'s>(&mut self, seg: &'s [u8]) -> &'s [u8] {
+    /// Appends a piece of an unterminated `data` line; stand-ins poison the event (unless the piece
+    /// broke a limit, which discards it anyway).
+    fn append_data_invalid(&mut self, line: DataLine, len: usize, seg: &str, invalid: bool) {
+        self.append_data(line, len, seg, false);
+        if invalid && !seg.is_empty() && matches!(self.mode, LineMode::Data { .. }) {
+            self.poisoned = true;
+        }
+    }
+
+    /// While a buffered line is shorter than [`DATA_PROBE`], moves characters from `seg` into it
+    /// until it is known whether it is a `data:` line. If it is, switches to `LineMode::Data` (its
+    /// value bytes so far go to the data buffer; an overflow switches to `LineMode::Skip`). Returns
+    /// the unconsumed part of `seg`.
+    fn probe<'s>(&mut self, seg: &'s str, invalid: bool) -> &'s str {
         let have = self.line.len();
         if have >= DATA_PROBE {
             return seg;
         }
-        let take = (DATA_PROBE - have).min(seg.len());
-        self.line.extend_from_slice(&seg[..take]);
-        if let [b'd', b'a', b't', b'a', b':', sixth] = self.line[..] {
-            let value_start = if sixth == b' ' { 6 } else { 5 };
+        let mut take = (DATA_PROBE - have).min(seg.len());
+        while !seg.is_char_boundary(take) {
+            take += 1;
+        }
+        let (head, rest) = seg.split_at(take);
+        self.line.push_str(head);
+        self.line_invalid |= invalid && !head.is_empty();
+        if self.line.len() >= DATA_PROBE && self.line.starts_with("data:") {
+            let value_start = if self.line.as_bytes()[5] == b' ' {
+                6
+            } else {
+                5
+            };
             let line = DataLine {
                 value_start,
                 data_start: self.data.len(),
             };
-            self.line.clear();
-            let value: &[u8] = if sixth == b' ' { &[] } else { &[sixth] };
-            self.append_data(line, value_start, value, false);
+            let mut buffered = std::mem::take(&mut self.line);
+            let tainted = std::mem::take(&mut self.line_invalid);
+            self.append_data(line, value_start, &buffered[value_start..], false);
+            if tainted && matches!(self.mode, LineMode::Data { .. }) {
+                self.poisoned = true;
+            }
+            buffered.clear();
+            self.line = buffered;
         }
-        &seg[take..]
+        rest
     }
 
     /// Appends value bytes of a `data` line of which `len` bytes were seen; `done` when `seg` ends
     /// the line (then the WHATWG LF is appended too). Sets `LineMode::Data` when not done, or
     /// `LineMode::Skip` on an overflow mid-line.
-    fn append_data(&mut self, line: DataLine, len: usize, seg: &[u8], done: bool) {
+    #[inline]
+    fn append_data(&mut self, line: DataLine, len: usize, seg: &str, done: bool) {
         let total = len + seg.len();
         if let Some(err) = self.limit_error(total, Some(line)) {
             self.overflow(err);
@@ -470,99 +652,78 @@ impl Decoder {
         }
         let cap = self.data_capacity();
         grow(&mut self.data, seg.len() + usize::from(done), cap);
-        self.data.extend_from_slice(seg);
+        self.data.push_str(seg);
         if done {
             // WHATWG "data": "append a single U+000A LINE FEED (LF) character to the data buffer".
-            self.data.push(b'\n');
+            self.data.push('\n');
         } else {
             self.mode = LineMode::Data { line, len: total };
         }
     }
 
-    /// Interprets one whole line that arrived in one piece (WHATWG § 9.2.6 line rules).
-    fn complete_line(&mut self, line: &[u8]) {
+    /// Interprets one whole line (WHATWG § 9.2.6 line rules); `invalid` when it holds stand-ins for
+    /// bytes that are not UTF-8.
+    #[inline]
+    fn complete_line(&mut self, line: &str, invalid: bool) {
         if line.is_empty() {
             // "If the line is empty (a blank line): Dispatch the event".
             self.dispatch();
             return;
         }
-        if line[0] == b':' {
+        let Some(field) = Field::parse(line) else {
             // "If the line starts with a U+003A COLON character (:): Ignore the line."
             if let Some(err) = self.limit_error(line.len(), None) {
                 self.overflow(err);
-            } else if std::str::from_utf8(&line[1..]).is_err() {
-                self.poisoned = true;
             }
             return;
-        }
-        // "If the line contains a U+003A COLON character": split at the first colon and strip one
-        // leading space from the value. "Otherwise": the whole line is the name, the value is empty.
-        let (name, value, value_start) = match line.iter().position(|&b| b == b':') {
-            Some(colon) => {
-                let start = if line.get(colon + 1) == Some(&b' ') {
-                    colon + 2
-                } else {
-                    colon + 1
-                };
-                (&line[..colon], &line[start..], start)
-            }
-            None => (line, &line[line.len()..], line.len()),
         };
-        let data_line = (name == b"data").then_some(DataLine {
-            value_start,
+        let data_line = (field.name == "data").then_some(DataLine {
+            value_start: field.value_start,
             data_start: self.data.len(),
         });
         if let Some(err) = self.limit_error(line.len(), data_line) {
             self.overflow(err);
             return;
         }
-        match name {
-            b"data" => {
+        // A known name holds no stand-in, so `invalid` means: stand-ins in the value.
+        let value = field.value;
+        match field.name {
+            "data" => {
                 let cap = self.data_capacity();
                 grow(&mut self.data, value.len() + 1, cap);
-                self.data.extend_from_slice(value);
-                self.data.push(b'\n');
+                self.data.push_str(value);
+                self.data.push('\n');
+                self.poisoned |= invalid;
             }
-            b"event" => match std::str::from_utf8(value) {
-                Ok(value) => {
-                    self.event_type.clear();
-                    self.event_type.push_str(value);
-                }
-                Err(_) => self.poisoned = true,
-            },
-            b"id" => match std::str::from_utf8(value) {
-                // "If the field value does not contain U+0000 NULL, then set the last event ID
-                // buffer to the field value. Otherwise, ignore the field."
-                Ok(value) if !value.contains('\0') => {
-                    self.id_buffer.clear();
-                    self.id_buffer.push_str(value);
-                }
-                Ok(_) => {}
-                Err(_) => self.poisoned = true,
-            },
-            b"retry" => {
-                // "If the field value consists of only ASCII digits, then interpret the field
-                // value as an integer in base ten, and set the event stream's reconnection time
-                // to that integer. Otherwise, ignore the field."
-                if !value.is_empty() && value.iter().all(u8::is_ascii_digit) {
-                    let ms = value.iter().fold(0u64, |acc, d| {
-                        acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
-                    });
-                    self.retry = Some(ms);
-                } else if std::str::from_utf8(value).is_err() {
-                    self.poisoned = true;
-                }
+            "event" if invalid => self.poisoned = true,
+            "event" => {
+                self.event_type.clear();
+                self.event_type.push_str(value);
             }
-            // "Otherwise: The field is ignored." (still required to be UTF-8)
-            _ => {
-                if std::str::from_utf8(line).is_err() {
-                    self.poisoned = true;
-                }
+            // "If the field value does not contain U+0000 NULL, then set the last event ID buffer
+            // to the field value. Otherwise, ignore the field."
+            "id" if value.contains('\0') => {}
+            "id" if invalid => self.poisoned = true,
+            "id" => {
+                self.id_buffer.clear();
+                self.id_buffer.push_str(value);
             }
+            // "If the field value consists of only ASCII digits, then interpret the field value as
+            // an integer in base ten, and set the event stream's reconnection time to that
+            // integer. Otherwise, ignore the field." (Stand-ins are not digits.)
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                let ms = value.bytes().fold(0u64, |acc, d| {
+                    acc.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+                });
+                self.retry = Some(ms);
+            }
+            // "Otherwise: The field is ignored."
+            _ => {}
         }
     }
 
     /// WHATWG § 9.2.6 "Dispatch the event", steps 1–7 (a blank line outside a discarded event).
+    #[inline]
     fn dispatch(&mut self) {
         // Step 1: the last event ID string takes the buffer's value (the buffer is not reset).
         self.last_event_id.clone_from(&self.id_buffer);
@@ -579,24 +740,20 @@ impl Decoder {
             return;
         }
         // Step 3: remove the one trailing LF.
-        if self.data.last() == Some(&b'\n') {
+        if self.data.ends_with('\n') {
             self.data.pop();
         }
         // Steps 5–7: type defaults to "message"; the data and type buffers are reset (taken).
-        let data = std::mem::take(&mut self.data);
         let event_type = if self.event_type.is_empty() {
             String::from("message")
         } else {
             std::mem::take(&mut self.event_type)
         };
-        self.out.push_back(match String::from_utf8(data) {
-            Ok(data) => Ok(Event {
-                event_type,
-                data,
-                last_event_id: self.last_event_id.clone(),
-            }),
-            Err(_) => Err(SseError::InvalidUtf8),
-        });
+        self.out.push_back(Ok(Event {
+            event_type,
+            data: std::mem::take(&mut self.data),
+            last_event_id: self.last_event_id.clone(),
+        }));
     }
 
     /// The blank line that closes an event dropped for a limit: step 1 still applies, nothing is
@@ -609,6 +766,7 @@ impl Decoder {
     /// Which limit, if any, a line of `len` bytes breaks; `data` when it is a `data` line whose
     /// value feeds the data buffer. When both are broken, the one crossed at the earlier byte wins
     /// (the line limit on a tie) so the verdict is the same however the line was chunked.
+    #[inline]
     fn limit_error(&self, len: usize, data: Option<DataLine>) -> Option<SseError> {
         // Line length at which each limit is first exceeded.
         let line_at = self.config.max_line_bytes.saturating_add(1);
@@ -638,24 +796,85 @@ impl Decoder {
     /// blank line. The caller sets the line mode.
     fn overflow(&mut self, err: SseError) {
         self.out.push_back(Err(err));
-        self.line = Vec::new();
-        self.data = Vec::new();
+        self.line = String::new();
+        self.line_invalid = false;
+        self.data = String::new();
         self.event_type = String::new();
         self.poisoned = false;
         self.discarding = true;
     }
 
+    #[inline]
     fn line_capacity(&self) -> usize {
-        self.config.max_line_bytes.max(DATA_PROBE)
+        // The probe may hold `DATA_PROBE` bytes and the rest of a character.
+        self.config.max_line_bytes.max(DATA_PROBE + 3)
     }
 
+    #[inline]
     fn data_capacity(&self) -> usize {
         self.config.max_event_bytes.saturating_add(1)
     }
 }
 
+/// A line split into field name and value (WHATWG § 9.2.6: "If the line contains a U+003A COLON
+/// character": split at the first colon and strip one leading space from the value; "Otherwise":
+/// the whole line is the name, the value is empty).
+struct Field<'l> {
+    name: &'l str,
+    value: &'l str,
+    /// Offset of the value in the line.
+    value_start: usize,
+}
+
+impl<'l> Field<'l> {
+    /// `None` for a comment (a line starting with a colon).
+    #[inline]
+    fn parse(line: &'l str) -> Option<Self> {
+        // Known names are short: look at the first bytes directly, the rest with memchr.
+        let bytes = line.as_bytes();
+        let head = bytes.len().min(8);
+        let colon = match bytes[..head].iter().position(|&b| b == b':') {
+            Some(at) => Some(at),
+            None => memchr::memchr(b':', &bytes[head..]).map(|at| head + at),
+        };
+        match colon {
+            Some(0) => None,
+            Some(colon) => {
+                let start = if line.as_bytes().get(colon + 1) == Some(&b' ') {
+                    colon + 2
+                } else {
+                    colon + 1
+                };
+                Some(Field {
+                    name: &line[..colon],
+                    value: &line[start..],
+                    value_start: start,
+                })
+            }
+            None => Some(Field {
+                name: line,
+                value: "",
+                value_start: line.len(),
+            }),
+        }
+    }
+}
+
+/// Whether a line holding stand-ins for bytes that are not UTF-8 poisons its event: when they sit
+/// in a used value (`data`, `event`, or an `id` without NUL). A known name holds no stand-in.
+fn poisons(line: &str) -> bool {
+    match Field::parse(line) {
+        Some(Field { name: "data", .. }) | Some(Field { name: "event", .. }) => true,
+        Some(Field {
+            name: "id", value, ..
+        }) => !value.contains('\0'),
+        _ => false,
+    }
+}
+
 /// Makes room for `extra` more bytes, doubling but never past `cap` (unless the exact need does).
-fn grow(buf: &mut Vec<u8>, extra: usize, cap: usize) {
+#[inline]
+fn grow(buf: &mut String, extra: usize, cap: usize) {
     let need = buf.len() + extra;
     if need > buf.capacity() {
         let target = need.max(buf.capacity().saturating_mul(2).min(cap));
@@ -663,43 +882,39 @@ fn grow(buf: &mut Vec<u8>, extra: usize, cap: usize) {
     }
 }
 
-/// Index of the first CR or LF in `hay`. Scans eight bytes per step (SWAR: a byte equal to the
-/// pattern becomes zero after XOR, and `(x - 0x01..) & !x & 0x80..` flags zero bytes; the lowest
-/// flag is always exact), 32 bytes per loop iteration.
-#[inline]
-fn find_line_end(hay: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const LF: u64 = LO * b'\n' as u64;
-    const CR: u64 = LO * b'\r' as u64;
-    #[inline(always)]
-    fn flags(bytes: &[u8; 8]) -> u64 {
-        let w = u64::from_le_bytes(*bytes);
-        let a = w ^ LF;
-        let b = w ^ CR;
-        ((a.wrapping_sub(LO) & !a) | (b.wrapping_sub(LO) & !b)) & HI
-    }
-    let (blocks, tail) = hay.as_chunks::<32>();
-    for (n, block) in blocks.iter().enumerate() {
-        let (words, _) = block.as_chunks::<8>();
-        let f = [
-            flags(&words[0]),
-            flags(&words[1]),
-            flags(&words[2]),
-            flags(&words[3]),
-        ];
-        if f[0] | f[1] | f[2] | f[3] != 0 {
-            for (k, m) in f.iter().enumerate() {
-                if *m != 0 {
-                    return Some(n * 32 + k * 8 + (m.trailing_zeros() / 8) as usize);
-                }
+/// How a byte sequence starts.
+enum FirstChar<'b> {
+    /// With this whole character.
+    Complete(&'b str),
+    /// With this many bytes that are not UTF-8.
+    Invalid(usize),
+    /// With the beginning of a character that the bytes end inside.
+    Incomplete,
+}
+
+/// Classifies the start of `bytes` (non-empty, at most four bytes).
+fn first_char(bytes: &[u8]) -> FirstChar<'_> {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) if e.valid_up_to() > 0 => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(e) => {
+            return match e.error_len() {
+                Some(len) => FirstChar::Invalid(len),
+                None => FirstChar::Incomplete,
             }
         }
+    };
+    match valid.chars().next() {
+        Some(c) => FirstChar::Complete(&valid[..c.len_utf8()]),
+        None => FirstChar::Invalid(bytes.len().max(1)),
     }
-    let base = hay.len() - tail.len();
-    tail.iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .map(|i| base + i)
+}
+
+/// Whether `bytes` are the beginning of a character (valid so far, incomplete).
+fn is_char_prefix(bytes: &[u8]) -> bool {
+    matches!(std::str::from_utf8(bytes), Err(e) if e.valid_up_to() == 0 && e.error_len().is_none())
 }
 
 #[cfg(test)]
@@ -818,6 +1033,8 @@ mod tests {
                 continue;
             }
             let text = std::str::from_utf8(value);
+            // Invalid UTF-8 matters only in used values: data (checked at dispatch), event, and
+            // an id without NUL. Comments, unknown fields and retry ignore it.
             match (line[0] == b':', name) {
                 (false, b"data") => {
                     data.extend_from_slice(value);
@@ -831,13 +1048,15 @@ mod tests {
                             .unwrap_or(u64::MAX),
                     );
                 }
-                (false, b"event") if text.is_ok() => ty = text.unwrap().to_owned(),
-                (false, b"id") if text.is_ok() => {
-                    if !value.contains(&0) {
-                        id_buf = text.unwrap().to_owned();
-                    }
-                }
-                _ => poisoned |= text.is_err() || std::str::from_utf8(name).is_err(),
+                (false, b"event") => match text {
+                    Ok(t) => ty = t.to_owned(),
+                    Err(_) => poisoned = true,
+                },
+                (false, b"id") if !value.contains(&0) => match text {
+                    Ok(t) => id_buf = t.to_owned(),
+                    Err(_) => poisoned = true,
+                },
+                _ => {}
             }
         }
         let mut finish = None;
@@ -859,11 +1078,21 @@ mod tests {
                 discarding = true;
             }
         }
-        if !discarding
-            && (poisoned
-                || std::str::from_utf8(&data).is_err()
-                || std::str::from_utf8(tail).is_err())
-        {
+        // The discarded tail poisons when a used value in it is not UTF-8.
+        let tail_bad = match tail.first() {
+            None | Some(b':') => false,
+            Some(_) => {
+                let (name, value) = match tail.iter().position(|&b| b == b':') {
+                    Some(c) if tail.get(c + 1) == Some(&b' ') => (&tail[..c], &tail[c + 2..]),
+                    Some(c) => (&tail[..c], &tail[c + 1..]),
+                    None => (tail, &tail[tail.len()..]),
+                };
+                let used =
+                    name == b"data" || name == b"event" || (name == b"id" && !value.contains(&0));
+                used && std::str::from_utf8(value).is_err()
+            }
+        };
+        if !discarding && (poisoned || std::str::from_utf8(&data).is_err() || tail_bad) {
             finish = Some(Err(SseError::InvalidUtf8));
         }
         (out, finish, last_id, retry)
@@ -921,6 +1150,11 @@ mod tests {
             b"\xef\xbb\xbf",
             b"\xef\xbb",
             "é".as_bytes(),
+            "😀".as_bytes(),
+            b"\xf0\x9f",
+            b"\x98\x80",
+            b"\xed\xa0",
+            b"?",
         ];
         let mut rng = Rng(0x0123_4567_89AB_CDEF);
         for case in 0..30_000 {
@@ -966,33 +1200,6 @@ mod tests {
     }
 
     #[test]
-    fn find_line_end_matches_naive_scan() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        for len in 0..200 {
-            for _ in 0..20 {
-                let hay: Vec<u8> = (0..len)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        match seed % 40 {
-                            0 => b'\n',
-                            1 => b'\r',
-                            2 => 0x8a,
-                            3 => 0x8d,
-                            4 => 0x0b,
-                            5 => 0x09,
-                            _ => (seed >> 8) as u8,
-                        }
-                    })
-                    .collect();
-                let naive = hay.iter().position(|&b| b == b'\n' || b == b'\r');
-                assert_eq!(find_line_end(&hay), naive, "{hay:?}");
-            }
-        }
-    }
-
-    #[test]
     fn priming_event_is_dispatched_and_sets_retry() {
         let mut d = Decoder::default();
         let got = collect(&mut d, b"id: s-0\nretry: 500\ndata: \n\n");
@@ -1029,8 +1236,13 @@ mod tests {
 
     #[test]
     fn held_back_bom_prefix_is_input_at_finish() {
+        // The two bytes are the name of an unterminated field: not UTF-8, but not a used value.
         let mut d = Decoder::default();
         assert_eq!(collect(&mut d, b"\xEF\xBB"), vec![]);
+        assert_eq!(d.finish(), None);
+        // Behind `event:` they are.
+        let mut d = Decoder::default();
+        assert_eq!(collect(&mut d, b"event:\xEF\xBB"), vec![]);
         assert_eq!(d.finish(), Some(Err(SseError::InvalidUtf8)));
     }
 
