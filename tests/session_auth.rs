@@ -312,10 +312,7 @@ impl World {
             return Reply::json(json!({"error": "invalid_grant"})).with_status(400);
         }
         if let (true, Some(n)) = (self.dpop, self.as_nonce) {
-            let claims = proof
-                .as_deref()
-                .and_then(claims_of)
-                .unwrap_or(Value::Null);
+            let claims = proof.as_deref().and_then(claims_of).unwrap_or(Value::Null);
             if claims["nonce"] != json!(n) {
                 return Reply::json(json!({"error": "use_dpop_nonce"}))
                     .with_status(400)
@@ -387,10 +384,7 @@ impl World {
                 .header("WWW-Authenticate", &self.www(None, self.challenge_scope));
         };
         if let (true, Some(n)) = (self.dpop, self.rs_nonce) {
-            let claims = proof
-                .as_deref()
-                .and_then(claims_of)
-                .unwrap_or(Value::Null);
+            let claims = proof.as_deref().and_then(claims_of).unwrap_or(Value::Null);
             if claims["nonce"] != json!(n) {
                 return Reply::json(json!({"error": "use_dpop_nonce"}))
                     .with_status(401)

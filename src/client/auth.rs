@@ -1,180 +1,191 @@
-//! The driver's side of authorization: it answers the authorizer's events with the host's
-//! storage, randomness, keys and sign-in handler, and signs the proofs requests carry just
-//! before they are sent.
+//! The driver's side of authorization: the host's storage, randomness, keys and sign-in handler
+//! answer the authorizer's events, and the proofs requests carry are signed just before they are
+//! sent.
 //!
 //! ```text
-//!   Event::Auth(Load/Save/Delete) ─► AuthStorage (in order, one at a time) ─► handle_auth_loaded
+//!   Event::Auth(Load/Save/Delete) ─► host.load/save/remove (run in order by the host)
 //!   Event::Auth(NeedEntropy)      ─► crypto.getRandomValues               ─► add_entropy
 //!   Event::Auth(NeedDpopKey)      ─► WebCrypto P-256 (non-extractable)      ─► handle_dpop_key
 //!   Event::Auth(Authorize{url})   ─► host handler (popup, redirect, CLI)    ─► callback
 //!   Transmit with proofs          ─► signing input (core) ─► subtle.sign ─► JWT into the request
 //! ```
+//!
+//! The host is a small JS object (below): storage calls chained on one promise so they run
+//! strictly in order, WebCrypto through `globalThis.crypto` (never `window`; pages, workers,
+//! workerd and Node alike), keys non-extractable (a DPoP key is generated in `subtle` and only
+//! its public JWK leaves it; a `privateKeyPem` is imported once). `crypto.subtle` exists only in
+//! secure contexts: signing fails with a clear message elsewhere (PKCE needs no `subtle`:
+//! SHA-256 runs in Rust). These are a few lines of JS each; written with `Reflect` in Rust they
+//! would cost several times their size in the module.
 
-use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
-use std::future::Future;
-use std::pin::Pin;
-use std::rc::Rc;
+use js_sys::{Promise, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 
-use crate::proto::auth::{jose, AuthError, KeyRole, Secret};
+use crate::proto::auth::{jose, AuthError, KeyRole};
 use crate::proto::http::HttpRequest;
-use crate::transport::webcrypto::{self, SigningKey};
+use crate::transport::js::describe_line;
 
-/// A future of the storage interface.
-pub type StorageFuture<T> = Pin<Box<dyn Future<Output = Result<T, String>>>>;
-
-/// Where the authorizer's records (tokens, client registrations, pending sign-ins) live: an
-/// async get/put/delete of strings. Values hold secrets: a store decides how far they travel.
-pub trait AuthStorage {
-    /// The value under `key`, if any.
-    fn get(&self, key: &str) -> StorageFuture<Option<String>>;
-    /// Stores `value` under `key`.
-    fn put(&self, key: &str, value: &str) -> StorageFuture<()>;
-    /// Removes `key`.
-    fn delete(&self, key: &str) -> StorageFuture<()>;
-}
-
-thread_local! {
-    static MEMORY: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
-}
-
-/// The default store: memory shared by every client of this module instance (tokens survive a
-/// reconnect, not a reload).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct MemoryStorage;
-
-impl AuthStorage for MemoryStorage {
-    fn get(&self, key: &str) -> StorageFuture<Option<String>> {
-        let v = MEMORY.with(|m| m.borrow().get(key).cloned());
-        Box::pin(async move { Ok(v) })
-    }
-    fn put(&self, key: &str, value: &str) -> StorageFuture<()> {
-        MEMORY.with(|m| m.borrow_mut().insert(key.to_string(), value.to_string()));
-        Box::pin(async { Ok(()) })
-    }
-    fn delete(&self, key: &str) -> StorageFuture<()> {
-        MEMORY.with(|m| m.borrow_mut().remove(key));
-        Box::pin(async { Ok(()) })
-    }
-}
-
-/// Performs the person's step: given the authorization URL, resolves with the callback URL (or
-/// its query) the authorization server redirected to.
-pub type AuthorizeHandler =
-    Rc<dyn Fn(String) -> Pin<Box<dyn Future<Output = Result<String, AuthError>>>>>;
-
-/// What the host provides for authorization.
-#[derive(Clone)]
-pub struct AuthHost {
-    /// The record store.
-    pub storage: Rc<dyn AuthStorage>,
-    /// The person's step (absent: a flow that needs a person fails with
-    /// `AUTH_INTERACTION_REQUIRED` carrying the URL, unless the grant is headless).
-    pub on_authorize: Option<AuthorizeHandler>,
-    /// The client's private key for `private_key_jwt` (PKCS#8 PEM, P-256).
-    pub client_key_pem: Option<Secret>,
-}
-
-impl std::fmt::Debug for AuthHost {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AuthHost")
-            .field("on_authorize", &self.on_authorize.is_some())
-            .field("client_key_pem", &self.client_key_pem.is_some())
-            .finish()
-    }
-}
-
-/// A storage operation, run strictly in order.
-pub(crate) enum StorageOp {
-    Load(String),
-    Save(String, Secret),
-    Delete(String),
-}
-
-/// The driver's authorization state.
-pub(crate) struct AuthDriver {
-    pub(crate) host: AuthHost,
-    pub(crate) queue: VecDeque<StorageOp>,
-    pub(crate) draining: bool,
-    dpop: Option<SigningKey>,
-    client: Option<SigningKey>,
-}
-
-impl AuthDriver {
-    pub(crate) fn new(host: AuthHost) -> Self {
-        AuthDriver {
-            host,
-            queue: VecDeque::new(),
-            draining: false,
-            dpop: None,
-            client: None,
+#[wasm_bindgen(inline_js = r#"
+const memory = new Map();
+const memoryStore = {
+  get: (k) => memory.get(k),
+  put: (k, v) => { memory.set(k, v); },
+  delete: (k) => { memory.delete(k); },
+};
+const P256 = { name: "ECDSA", namedCurve: "P-256" };
+const subtle = () => {
+  const s = globalThis.crypto && globalThis.crypto.subtle;
+  if (!s) throw new Error("crypto.subtle is not available (an insecure origin? it needs HTTPS or localhost)");
+  return s;
+};
+export function authHost(options) {
+  const o = options || {};
+  const store = o.storage || memoryStore;
+  let chain = Promise.resolve();
+  const queued = (f) => (chain = chain.then(f, f));
+  let dpop = null, dpopJwk = null, client = null;
+  return {
+    load: (key) => queued(async () => {
+      const v = await store.get(key);
+      return typeof v === "string" ? v : undefined;
+    }),
+    save: (key, value) => queued(() => store.put(key, value)),
+    remove: (key) => queued(() => store.delete(key)),
+    random(n) {
+      const out = new Uint8Array(n);
+      for (let i = 0; i < n; i += 65536) globalThis.crypto.getRandomValues(out.subarray(i, Math.min(n, i + 65536)));
+      return out;
+    },
+    async dpopKey() {
+      if (!dpop) {
+        const pair = await subtle().generateKey(P256, false, ["sign"]);
+        dpopJwk = JSON.stringify(await subtle().exportKey("jwk", pair.publicKey));
+        dpop = pair.privateKey;
+      }
+      return dpopJwk;
+    },
+    async sign(dpopRole, data) {
+      let key = dpopRole ? dpop : client;
+      if (!key && !dpopRole) {
+        if (typeof o.privateKeyPem !== "string") throw new Error("private_key_jwt needs auth.privateKeyPem");
+        const b64 = o.privateKeyPem.replace(/-----[^-]*-----/g, "").replace(/\s+/g, "");
+        const der = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        key = client = await subtle().importKey("pkcs8", der, P256, false, ["sign"]);
+      }
+      if (!key) throw new Error("the DPoP key is not ready");
+      return new Uint8Array(await subtle().sign({ name: "ECDSA", hash: "SHA-256" }, key, data));
+    },
+    authorize: typeof o.onAuthorizationUrl === "function"
+      ? async (url) => {
+          const back = await o.onAuthorizationUrl(url);
+          if (typeof back !== "string") throw new Error("onAuthorizationUrl must resolve to the callback URL");
+          return back;
         }
-    }
+      : null,
+  };
+}
+"#)]
+extern "C" {
+    /// The host for authorization: see the module documentation.
+    #[derive(Clone, Debug)]
+    pub type AuthHost;
+
+    /// Builds the host from a JS `auth` options object (`storage`, `onAuthorizationUrl`,
+    /// `privateKeyPem`; storage defaults to memory shared by this module instance).
+    #[wasm_bindgen(js_name = authHost)]
+    pub fn auth_host(options: &JsValue) -> AuthHost;
+
+    #[wasm_bindgen(method)]
+    fn load(this: &AuthHost, key: &str) -> Promise;
+    #[wasm_bindgen(method)]
+    fn save(this: &AuthHost, key: &str, value: &str) -> Promise;
+    #[wasm_bindgen(method)]
+    fn remove(this: &AuthHost, key: &str) -> Promise;
+    #[wasm_bindgen(method, catch)]
+    fn random(this: &AuthHost, n: usize) -> Result<Uint8Array, JsValue>;
+    #[wasm_bindgen(method, js_name = dpopKey)]
+    fn dpop_key(this: &AuthHost) -> Promise;
+    #[wasm_bindgen(method)]
+    fn sign(this: &AuthHost, dpop: bool, data: &[u8]) -> Promise;
+    #[wasm_bindgen(method, getter)]
+    fn authorize(this: &AuthHost) -> Option<js_sys::Function>;
 }
 
-/// Returns (creating once) the DPoP key's public JWK.
-pub(crate) async fn dpop_public_jwk(
-    state: &RefCell<Option<AuthDriver>>,
-) -> Result<serde_json::Value, AuthError> {
-    let (key, jwk) = webcrypto::generate_es256()
-        .await
-        .map_err(AuthError::Signing)?;
-    if let Some(d) = state.borrow_mut().as_mut() {
-        d.dpop = Some(key);
-    }
-    Ok(jwk)
+async fn settle(p: Promise) -> Result<JsValue, String> {
+    JsFuture::from(p).await.map_err(|e| describe_line(&e))
 }
 
-async fn key_for(
-    state: &RefCell<Option<AuthDriver>>,
-    role: KeyRole,
-) -> Result<SigningKey, AuthError> {
-    let (have, pem) = {
-        let st = state.borrow();
-        let d = st
-            .as_ref()
-            .ok_or_else(|| AuthError::Signing("no authorization host".into()))?;
-        match role {
-            KeyRole::Dpop => (d.dpop.clone(), None),
-            KeyRole::Client => (d.client.clone(), d.host.client_key_pem.clone()),
-        }
-    };
-    if let Some(k) = have {
-        return Ok(k);
+impl AuthHost {
+    /// Reads `key` (`None`: absent).
+    pub(crate) async fn read(&self, key: &str) -> Result<Option<String>, String> {
+        Ok(settle(self.load(key)).await?.as_string())
     }
-    match role {
-        KeyRole::Dpop => Err(AuthError::Signing("the DPoP key is not ready".into())),
-        KeyRole::Client => {
-            let pem = pem.ok_or_else(|| {
-                AuthError::InvalidConfig("private_key_jwt needs the client's private key".into())
-            })?;
-            let key = webcrypto::import_pkcs8_es256(pem.expose())
+
+    /// Writes `value` under `key`, after every earlier storage call.
+    pub(crate) async fn write(&self, key: &str, value: &str) -> Result<(), String> {
+        settle(self.save(key, value)).await.map(|_| ())
+    }
+
+    /// Removes `key`, after every earlier storage call.
+    pub(crate) async fn delete(&self, key: &str) -> Result<(), String> {
+        settle(self.remove(key)).await.map(|_| ())
+    }
+
+    /// `n` cryptographically random bytes.
+    pub(crate) fn random_bytes(&self, n: usize) -> Result<Vec<u8>, String> {
+        self.random(n)
+            .map(|b| b.to_vec())
+            .map_err(|e| describe_line(&e))
+    }
+
+    /// The DPoP key's public JWK (the key is created once, non-extractable).
+    pub(crate) async fn dpop_jwk(&self) -> Result<serde_json::Value, AuthError> {
+        let jwk = settle(self.dpop_key()).await.map_err(AuthError::Signing)?;
+        jwk.as_string()
+            .and_then(|j| serde_json::from_str(&j).ok())
+            .ok_or_else(|| AuthError::Signing("no public JWK for the DPoP key".into()))
+    }
+
+    /// The person's step, if the host has one: resolves with the callback URL.
+    pub(crate) async fn authorize_at(&self, url: &str) -> Option<Result<String, AuthError>> {
+        let f = self.authorize()?;
+        let denied = |m: String| AuthError::AuthorizationDenied {
+            error: "the sign-in handler failed".into(),
+            description: Some(m),
+        };
+        let p = match f.call1(&JsValue::NULL, &JsValue::from_str(url)) {
+            Ok(p) => p,
+            Err(e) => return Some(Err(denied(describe_line(&e)))),
+        };
+        Some(
+            settle(Promise::resolve(&p))
+                .await
+                .map(|v| v.as_string().unwrap_or_default())
+                .map_err(denied),
+        )
+    }
+
+    /// Signs every proof `req` asks for, just before it is sent: each gets the current time
+    /// and a fresh random `jti` (RFC 9449 § 4.2, RFC 7523 § 3).
+    pub(crate) async fn sign_proofs(&self, req: &mut HttpRequest) -> Result<(), AuthError> {
+        let specs = std::mem::take(&mut req.extras.proofs);
+        for spec in specs {
+            let iat = (js_sys::Date::now() / 1000.0) as u64;
+            let jti = jose::hex(&self.random_bytes(16).map_err(AuthError::Signing)?);
+            let input = spec.signing_input(iat, &jti);
+            let sig = settle(self.sign(spec.key() == KeyRole::Dpop, input.as_bytes()))
                 .await
                 .map_err(AuthError::Signing)?;
-            if let Some(d) = state.borrow_mut().as_mut() {
-                d.client = Some(key.clone());
+            let sig = Uint8Array::new(&sig).to_vec();
+            if sig.len() != 64 {
+                return Err(AuthError::Signing(format!(
+                    "an ES256 signature has 64 bytes, got {}",
+                    sig.len()
+                )));
             }
-            Ok(key)
+            spec.apply(req, jose::assemble(&input, &sig));
         }
+        Ok(())
     }
-}
-
-/// Signs every proof `req` asks for, just before it is sent: each gets the current time and a
-/// fresh random `jti` (RFC 9449 § 4.2, RFC 7523 § 3).
-pub(crate) async fn sign_proofs(
-    state: &RefCell<Option<AuthDriver>>,
-    req: &mut HttpRequest,
-) -> Result<(), AuthError> {
-    let specs = std::mem::take(&mut req.extras.proofs);
-    for spec in specs {
-        let iat = (js_sys::Date::now() / 1000.0) as u64;
-        let jti = jose::hex(&webcrypto::random_bytes(16).map_err(AuthError::Signing)?);
-        let input = spec.signing_input(iat, &jti);
-        let key = key_for(state, spec.key()).await?;
-        let sig = webcrypto::sign_es256(&key, input.as_bytes())
-            .await
-            .map_err(AuthError::Signing)?;
-        spec.apply(req, jose::assemble(&input, &sig));
-    }
-    Ok(())
 }

@@ -15,7 +15,7 @@ mod auth;
 mod oneshot;
 pub(crate) mod timer;
 
-pub use auth::{AuthHost, AuthStorage, AuthorizeHandler, MemoryStorage, StorageFuture};
+pub use auth::{auth_host, AuthHost};
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -109,7 +109,8 @@ pub struct ClientOptions {
     /// A bound on concurrent exchanges shared with other clients (a pool in edge mode): each
     /// exchange holds a permit from before its `fetch` until its body ends.
     pub gate: Option<OutboundGate>,
-    /// What the host provides for OAuth (with `session.auth` set).
+    /// What the host provides for OAuth (with `session.auth` set): storage, keys, the sign-in
+    /// handler ([`auth_host`] builds it from a JS `auth` options object).
     pub auth: Option<AuthHost>,
     /// A `fetch` for OAuth traffic (metadata, registration, token requests) only: an app proxy
     /// or an edge relay when the authorization server sends no CORS headers.
@@ -134,7 +135,7 @@ struct Inner {
     state: RefCell<State>,
     transport: FetchTransport,
     auth_transport: FetchTransport,
-    auth: RefCell<Option<auth::AuthDriver>>,
+    auth: Option<AuthHost>,
     input_handler: Option<InputHandler>,
     observer: Option<TrafficFn>,
     gate: Option<OutboundGate>,
@@ -303,144 +304,89 @@ fn queue_notification(inner: &Rc<Inner>, event: Event) {
     }
 }
 
-/// Answers the authorizer (see [`auth`]).
+/// Answers the authorizer (see [`auth`]). Without a host nothing is stored: every read finds
+/// nothing and a sign-in that needs a person fails with the URL.
 fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
     use crate::proto::auth::AuthEvent as E;
     let now = inner.now();
-    match event {
-        E::Load { key } => queue_storage(inner, auth::StorageOp::Load(key)),
-        E::Save { key, value } => queue_storage(inner, auth::StorageOp::Save(key, value)),
-        E::Delete { key } => queue_storage(inner, auth::StorageOp::Delete(key)),
-        E::NeedEntropy { bytes } => match crate::transport::webcrypto::random_bytes(bytes) {
-            Ok(b) => inner.state.borrow_mut().session.add_entropy(&b, now),
-            Err(m) => inner
-                .state
-                .borrow_mut()
+    let Some(host) = inner.auth.clone() else {
+        let mut st = inner.state.borrow_mut();
+        match event {
+            E::Load { key } => st.session.handle_auth_loaded(&key, None, now),
+            E::Authorize { url } => st
                 .session
-                .abort_authorization(AuthError::Signing(m), now),
-        },
-        E::NeedDpopKey => {
-            let inner = inner.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let jwk = auth::dpop_public_jwk(&inner.auth).await;
-                let now = inner.now();
-                {
-                    let mut st = inner.state.borrow_mut();
-                    match jwk {
-                        Ok(j) => st.session.handle_dpop_key(j, now),
-                        Err(e) => st.session.abort_authorization(e, now),
-                    }
-                }
-                pump(&inner);
-            });
+                .abort_authorization(AuthError::InteractionRequired { url }, now),
+            E::NeedEntropy { .. } | E::NeedDpopKey => st.session.abort_authorization(
+                AuthError::InvalidConfig("no authorization host".into()),
+                now,
+            ),
+            _ => {}
         }
-        E::Authorize { url } => {
-            let handler = inner
-                .auth
-                .borrow()
-                .as_ref()
-                .and_then(|d| d.host.on_authorize.clone());
-            let Some(handler) = handler else {
-                inner
-                    .state
-                    .borrow_mut()
-                    .session
-                    .abort_authorization(AuthError::InteractionRequired { url }, now);
-                return;
-            };
-            let inner = inner.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let result = handler(url).await;
-                let now = inner.now();
-                {
-                    let mut st = inner.state.borrow_mut();
-                    match result {
-                        Ok(cb) => st.session.handle_authorization_callback(&cb, now),
-                        Err(e) => st.session.abort_authorization(e, now),
-                    }
-                }
-                pump(&inner);
-            });
-        }
-        other => queue_notification(inner, Event::Auth(other)),
-    }
-}
-
-/// Runs storage operations strictly in order, one at a time.
-fn queue_storage(inner: &Rc<Inner>, op: auth::StorageOp) {
-    let start = {
-        let mut a = inner.auth.borrow_mut();
-        let Some(d) = a.as_mut() else {
-            drop(a);
-            // No host: nothing is stored, every read finds nothing.
-            if let auth::StorageOp::Load(key) = op {
-                let now = inner.now();
-                inner
-                    .state
-                    .borrow_mut()
-                    .session
-                    .handle_auth_loaded(&key, None, now);
-            }
-            return;
-        };
-        d.queue.push_back(op);
-        !std::mem::replace(&mut d.draining, true)
-    };
-    if !start {
         return;
+    };
+    if let E::NeedEntropy { bytes } = event {
+        let mut st = inner.state.borrow_mut();
+        match host.random_bytes(bytes) {
+            Ok(b) => st.session.add_entropy(&b, now),
+            Err(m) => st.session.abort_authorization(AuthError::Signing(m), now),
+        }
+        return;
+    }
+    if let E::SignedIn { .. } = event {
+        return queue_notification(inner, Event::Auth(event));
     }
     let inner = inner.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        loop {
-            let (op, storage) = {
-                let mut a = inner.auth.borrow_mut();
-                let Some(d) = a.as_mut() else { return };
-                match d.queue.pop_front() {
-                    Some(op) => (op, d.host.storage.clone()),
-                    None => {
-                        d.draining = false;
-                        return;
-                    }
-                }
-            };
-            match op {
-                auth::StorageOp::Load(key) => {
-                    let value = storage.get(&key).await;
-                    let now = inner.now();
-                    {
-                        let mut st = inner.state.borrow_mut();
-                        match value {
-                            Ok(v) => st.session.handle_auth_loaded(&key, v.as_deref(), now),
-                            Err(m) => {
-                                // An unreadable store is an empty one for this read, and said.
-                                st.session.handle_auth_loaded(&key, None, now);
-                                drop(st);
-                                queue_notification(
-                                    &inner,
-                                    Event::Diagnostic {
-                                        message: format!("token storage read failed: {m}"),
-                                    },
-                                );
-                            }
-                        }
-                    }
-                    pump(&inner);
-                }
-                auth::StorageOp::Save(key, value) => {
-                    if let Err(m) = storage.put(&key, value.expose()).await {
-                        queue_notification(
-                            &inner,
-                            Event::Diagnostic {
-                                message: format!("token storage write failed: {m}"),
-                            },
-                        );
-                    }
-                }
-                auth::StorageOp::Delete(key) => {
-                    let _ = storage.delete(&key).await;
-                }
+        let failed = match event {
+            E::Load { key } => {
+                let (v, failed) = match host.read(&key).await {
+                    Ok(v) => (v, None),
+                    // An unreadable store is an empty one for this read, and said.
+                    Err(m) => (None, Some(format!("token storage read failed: {m}"))),
+                };
+                let now = inner.now();
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .handle_auth_loaded(&key, v.as_deref(), now);
+                failed
             }
+            E::Save { key, value } => host
+                .write(&key, value.expose())
+                .await
+                .err()
+                .map(|m| format!("token storage write failed: {m}")),
+            E::Delete { key } => host.delete(&key).await.err(),
+            E::NeedDpopKey => {
+                let jwk = host.dpop_jwk().await;
+                let now = inner.now();
+                let mut st = inner.state.borrow_mut();
+                match jwk {
+                    Ok(j) => st.session.handle_dpop_key(j, now),
+                    Err(e) => st.session.abort_authorization(e, now),
+                }
+                None
+            }
+            E::Authorize { url } => {
+                let result = host.authorize_at(&url).await;
+                let now = inner.now();
+                let mut st = inner.state.borrow_mut();
+                match result {
+                    Some(Ok(cb)) => st.session.handle_authorization_callback(&cb, now),
+                    Some(Err(e)) => st.session.abort_authorization(e, now),
+                    None => st
+                        .session
+                        .abort_authorization(AuthError::InteractionRequired { url }, now),
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(message) = failed {
+            queue_notification(&inner, Event::Diagnostic { message });
         }
+        pump(&inner);
     });
 }
 
@@ -517,7 +463,11 @@ async fn run_exchange(
         }
     };
     if !req.extras.proofs.is_empty() {
-        if let Err(e) = auth::sign_proofs(&inner.auth, &mut req).await {
+        let signed = match &inner.auth {
+            Some(host) => host.sign_proofs(&mut req).await,
+            None => Err(AuthError::Signing("no authorization host".into())),
+        };
+        if let Err(e) = signed {
             inner.observe(Traffic::End {
                 exchange: id.0,
                 error: Some(e.to_string()),
@@ -667,7 +617,7 @@ impl Client {
                 options.auth_fetch.or_else(|| options.fetch.clone()),
             ),
             transport: FetchTransport::new(options.fetch),
-            auth: RefCell::new(options.auth.map(auth::AuthDriver::new)),
+            auth: options.auth,
             input_handler: options.input_handler,
             observer: options.observer,
             gate: options.gate,

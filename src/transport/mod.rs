@@ -22,10 +22,8 @@ pub use error::TransportError;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod fetch;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
-mod js;
+pub(crate) mod js;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod timer;
 #[cfg(all(target_os = "wasi", feature = "component"))]
 pub mod wasi;
-#[cfg(all(target_family = "wasm", target_os = "unknown"))]
-pub mod webcrypto;

@@ -1,11 +1,9 @@
 //! Choosing and applying token endpoint client authentication (OAuth 2.1 § 2.4, RFC 7591 § 2,
 //! RFC 7523 § 2.2).
 
-use base64ct::{Base64, Encoding};
-
 use super::metadata::{ClientAuthMethod, ServerMetadata};
 use super::records::ClientRecord;
-use super::uri;
+use super::uri::{self, Form};
 
 /// The method to request in dynamic registration: `none` for a public client when the server
 /// accepts it, else the first secret-based method the server lists.
@@ -70,11 +68,7 @@ pub fn from_registration(
 /// Adds the client's authentication to a token request: a `Basic` header (id and secret each
 /// form-encoded first, RFC 6749 § 2.3.1), or `client_id` (and `client_secret`) in the body.
 /// `private_key_jwt` adds `client_id` here; the assertion itself is a proof the transport signs.
-pub fn apply(
-    client: &ClientRecord,
-    headers: &mut Vec<(String, String)>,
-    form: &mut Vec<(String, String)>,
-) {
+pub fn apply(client: &ClientRecord, headers: &mut Vec<(String, String)>, form: &mut Form) {
     match client.auth_method {
         ClientAuthMethod::ClientSecretBasic => {
             let secret = client
@@ -89,17 +83,17 @@ pub fn apply(
             );
             headers.push((
                 "authorization".into(),
-                format!("Basic {}", Base64::encode_string(pair.as_bytes())),
+                format!("Basic {}", super::jose::b64(pair.as_bytes())),
             ));
         }
         ClientAuthMethod::ClientSecretPost => {
-            form.push(("client_id".into(), client.client_id.clone()));
+            form.add("client_id", &client.client_id);
             if let Some(s) = &client.client_secret {
-                form.push(("client_secret".into(), s.expose().to_string()));
+                form.add("client_secret", s.expose());
             }
         }
         ClientAuthMethod::PrivateKeyJwt | ClientAuthMethod::None => {
-            form.push(("client_id".into(), client.client_id.clone()));
+            form.add("client_id", &client.client_id);
         }
     }
 }
@@ -199,27 +193,28 @@ mod tests {
             source: ClientSource::Configured,
             redirect_uri: None,
         };
-        let (mut h, mut f) = (vec![], vec![]);
+        let (mut h, mut f) = (vec![], Form::new());
         apply(&c, &mut h, &mut f);
-        assert!(f.is_empty());
+        assert!(f.as_str().is_empty());
         let v = h[0].1.strip_prefix("Basic ").unwrap();
+        use base64ct::{Base64, Encoding};
         let decoded = String::from_utf8(Base64::decode_vec(v).unwrap()).unwrap();
         assert_eq!(decoded, "id%3Ax:s%26e");
         let post = ClientRecord {
             auth_method: ClientAuthMethod::ClientSecretPost,
             ..c.clone()
         };
-        let (mut h, mut f) = (vec![], vec![]);
+        let (mut h, mut f) = (vec![], Form::new());
         apply(&post, &mut h, &mut f);
         assert!(h.is_empty());
-        assert_eq!(f[1], ("client_secret".to_string(), "s&e".to_string()));
+        assert_eq!(f.as_str(), "client_id=id%3Ax&client_secret=s%26e");
         let none = ClientRecord {
             auth_method: ClientAuthMethod::None,
             ..c
         };
-        let (mut h, mut f) = (vec![], vec![]);
+        let (mut h, mut f) = (vec![], Form::new());
         apply(&none, &mut h, &mut f);
         assert!(h.is_empty());
-        assert_eq!(f, vec![("client_id".to_string(), "id:x".to_string())]);
+        assert_eq!(f.as_str(), "client_id=id%3Ax");
     }
 }

@@ -136,3 +136,79 @@ impl AuthConfig {
         }
     }
 }
+
+impl AuthConfig {
+    /// Reads the settings every surface shares, from JSON in the shape of the JS `AuthOptions`
+    /// and of a configuration file's `auth` entry (camelCase members: `grant`, `redirectUri`,
+    /// `headless`, `clientId`, `clientSecret`, `clientIssuer`, `privateKeyPem` (only its presence
+    /// matters here: the host holds the key), `tokenEndpointAuthMethod`, `clientMetadataUrl`,
+    /// `clientName`, `applicationType`, `scope`, `offlineAccess`, `dpop`, `assertion`,
+    /// `tokenExchange: {tokenEndpoint, clientId, clientSecret, idToken}`). Members of other
+    /// types are ignored; a missing required member is an [`super::AuthError::InvalidConfig`].
+    pub fn from_json(v: &serde_json::Value) -> Result<Self, super::AuthError> {
+        use serde_json::Value;
+        let bad = |m: String| super::AuthError::InvalidConfig(m);
+        let s = |o: &Value, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        let b = |k: &str| v.get(k).and_then(Value::as_bool);
+        let grant = match v.get("grant").and_then(Value::as_str) {
+            None | Some("authorization_code") => Grant::AuthorizationCode {
+                interaction: if b("headless") == Some(true) {
+                    Interaction::Headless
+                } else {
+                    Interaction::Host
+                },
+            },
+            Some("client_credentials") => Grant::ClientCredentials,
+            Some("jwt_bearer") => Grant::JwtBearer {
+                assertion: Secret::new(
+                    s(v, "assertion").ok_or_else(|| bad("jwt_bearer needs an assertion".into()))?,
+                ),
+            },
+            Some("token_exchange") => {
+                let t = v.get("tokenExchange").cloned().unwrap_or(Value::Null);
+                let need = |k: &str| {
+                    s(&t, k).ok_or_else(|| bad(format!("token_exchange needs tokenExchange.{k}")))
+                };
+                Grant::EnterpriseManaged {
+                    idp_token_endpoint: need("tokenEndpoint")?,
+                    idp_client_id: need("clientId")?,
+                    idp_client_secret: s(&t, "clientSecret").map(Secret::new),
+                    id_token: Secret::new(need("idToken")?),
+                }
+            }
+            Some(other) => return Err(bad(format!("unknown grant {other:?}"))),
+        };
+        let mut cfg = AuthConfig::new(grant);
+        cfg.redirect_uri = s(v, "redirectUri");
+        cfg.client_metadata_url = s(v, "clientMetadataUrl");
+        if let Some(n) = s(v, "clientName") {
+            cfg.client_name = n;
+        }
+        cfg.application_type = s(v, "applicationType");
+        cfg.scope = s(v, "scope");
+        if let Some(x) = b("offlineAccess") {
+            cfg.offline_access = x;
+        }
+        if let Some(x) = b("dpop") {
+            cfg.dpop = x;
+        }
+        if let Some(client_id) = s(v, "clientId") {
+            let auth_method = match s(v, "tokenEndpointAuthMethod") {
+                Some(m) => Some(
+                    ClientAuthMethod::parse(&m)
+                        .ok_or_else(|| bad(format!("unknown tokenEndpointAuthMethod {m:?}")))?,
+                ),
+                None => None,
+            };
+            cfg.client = Some(StaticClient {
+                issuer: s(v, "clientIssuer"),
+                client_id,
+                client_secret: s(v, "clientSecret").map(Secret::new),
+                private_key_jwt: s(v, "privateKeyPem").is_some(),
+                auth_method,
+            });
+        }
+        cfg.validate()?;
+        Ok(cfg)
+    }
+}

@@ -45,7 +45,7 @@ use super::records::{
 };
 use super::scope;
 use super::secret::{constant_time_eq, Secret};
-use super::uri;
+use super::uri::{self, Form};
 use crate::proto::http::{HttpRequest, Method, RequestExtras};
 
 /// Identifies one request of the authorizer.
@@ -202,7 +202,7 @@ enum Step {
     },
     Token {
         kind: TokenKind,
-        form: Vec<(String, String)>,
+        form: Form,
         nonce_retried: bool,
     },
 }
@@ -253,11 +253,11 @@ pub struct Authorizer {
     done: VecDeque<Result<(), AuthError>>,
 }
 
-fn form_pairs(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+/// A form starting with `grant_type`.
+fn grant(grant_type: &str) -> Form {
+    let mut f = Form::new();
+    f.add("grant_type", grant_type);
+    f
 }
 
 fn oauth_error(body: &Value) -> (Option<String>, Option<String>) {
@@ -615,15 +615,10 @@ impl Authorizer {
                 description: None,
             });
         };
-        let form = vec![
-            ("grant_type".to_string(), grant_types::CODE.to_string()),
-            ("code".to_string(), code.to_string()),
-            ("redirect_uri".to_string(), pending.redirect_uri.clone()),
-            (
-                "code_verifier".to_string(),
-                pending.verifier.expose().to_string(),
-            ),
-        ];
+        let mut form = grant(grant_types::CODE);
+        form.add("code", code)
+            .add("redirect_uri", &pending.redirect_uri)
+            .add("code_verifier", pending.verifier.expose());
         self.client = Some(pending.client.clone());
         if self.asm.as_ref().map(|m| &m.issuer) != Some(&pending.issuer) {
             self.asm = Some(pending.metadata.to_metadata());
@@ -1032,25 +1027,14 @@ impl Authorizer {
                     return self.fail(AuthError::NoClientIdentity { issuer });
                 };
                 self.client = Some(client);
-                let scope = self.first_scope(false);
-                let mut form = form_pairs(&[("grant_type", grant_types::CLIENT_CREDENTIALS)]);
-                if let Some(s) = &scope {
-                    form.push(("scope".into(), s.clone()));
-                }
-                self.requested_scope = scope;
+                let form = self.with_scope(grant(grant_types::CLIENT_CREDENTIALS));
                 self.send_token(TokenKind::ClientCredentials, form, now);
             }
             Grant::JwtBearer { assertion } => {
                 self.client = self.configured_client();
-                let scope = self.first_scope(false);
-                let mut form = form_pairs(&[
-                    ("grant_type", grant_types::JWT_BEARER),
-                    ("assertion", assertion.expose()),
-                ]);
-                if let Some(s) = &scope {
-                    form.push(("scope".into(), s.clone()));
-                }
-                self.requested_scope = scope;
+                let mut form = grant(grant_types::JWT_BEARER);
+                form.add("assertion", assertion.expose());
+                let form = self.with_scope(form);
                 self.send_token(TokenKind::JwtBearer, form, now);
             }
             Grant::EnterpriseManaged {
@@ -1063,23 +1047,17 @@ impl Authorizer {
                 let Some(id_jag) = id_jag else {
                     // SEP-990 step 1: RFC 8693 token exchange at the IdP for an ID-JAG whose
                     // audience is the authorization server and whose resource is this server.
-                    let mut form = form_pairs(&[
-                        ("grant_type", grant_types::TOKEN_EXCHANGE),
-                        ("requested_token_type", grant_types::ID_JAG_TYPE),
-                        ("audience", &issuer),
-                        ("resource", &self.resource.clone()),
-                        ("subject_token", id_token.expose()),
-                        ("subject_token_type", grant_types::ID_TOKEN_TYPE),
-                        ("client_id", &idp_client_id),
-                    ]);
+                    let mut form = grant(grant_types::TOKEN_EXCHANGE);
+                    form.add("requested_token_type", grant_types::ID_JAG_TYPE)
+                        .add("audience", &issuer)
+                        .add("resource", &self.resource)
+                        .add("subject_token", id_token.expose())
+                        .add("subject_token_type", grant_types::ID_TOKEN_TYPE)
+                        .add("client_id", &idp_client_id);
                     if let Some(s) = &idp_client_secret {
-                        form.push(("client_secret".into(), s.expose().to_string()));
+                        form.add("client_secret", s.expose());
                     }
-                    let scope = self.first_scope(false);
-                    if let Some(s) = &scope {
-                        form.push(("scope".into(), s.clone()));
-                    }
-                    self.requested_scope = scope;
+                    let form = self.with_scope(form);
                     return self.send_token(TokenKind::Exchange, form, now);
                 };
                 // Step 2: the ID-JAG as a JWT-bearer assertion at the authorization server.
@@ -1087,13 +1065,21 @@ impl Authorizer {
                     return self.fail(AuthError::NoClientIdentity { issuer });
                 };
                 self.client = Some(client);
-                let form = form_pairs(&[
-                    ("grant_type", grant_types::JWT_BEARER),
-                    ("assertion", id_jag.expose()),
-                ]);
+                let mut form = grant(grant_types::JWT_BEARER);
+                form.add("assertion", id_jag.expose());
                 self.send_token(TokenKind::JwtBearer, form, now);
             }
         }
+    }
+
+    /// Adds the first authorization's scope to a non-interactive grant and records it.
+    fn with_scope(&mut self, mut form: Form) -> Form {
+        let scope = self.first_scope(false);
+        if let Some(s) = &scope {
+            form.add("scope", s);
+        }
+        self.requested_scope = scope;
+        form
     }
 
     /// The scope to request: step-up unions the previous request with the challenge; a first
@@ -1212,19 +1198,18 @@ impl Authorizer {
         let scope = self.first_scope(true);
         let dpop = self.use_dpop();
         let challenge = jose::pkce_challenge(&verifier);
-        let mut q: Vec<(&str, &str)> = vec![
-            ("response_type", "code"),
-            ("client_id", &client.client_id),
-            ("redirect_uri", &redirect_uri),
-        ];
+        let mut q = Form::new();
+        q.add("response_type", "code")
+            .add("client_id", &client.client_id)
+            .add("redirect_uri", &redirect_uri);
         if let Some(s) = &scope {
-            q.push(("scope", s));
+            q.add("scope", s);
         }
-        q.push(("state", state.expose()));
-        q.push(("code_challenge", &challenge));
-        q.push(("code_challenge_method", "S256"));
-        // RFC 8707 § 2.1: the exact resource string, in both requests.
-        q.push(("resource", &self.resource));
+        q.add("state", state.expose())
+            .add("code_challenge", &challenge)
+            .add("code_challenge_method", "S256")
+            // RFC 8707 § 2.1: the exact resource string, in both requests.
+            .add("resource", &self.resource);
         // RFC 9449 § 10: bind the code to the DPoP key.
         let jkt = self
             .dpop_jwk
@@ -1232,9 +1217,9 @@ impl Authorizer {
             .filter(|_| dpop)
             .and_then(jose::jwk_thumbprint);
         if let Some(j) = &jkt {
-            q.push(("dpop_jkt", j));
+            q.add("dpop_jkt", j);
         }
-        let url = uri::with_query(&endpoint, &uri::form(&q));
+        let url = uri::with_query(&endpoint, q.as_str());
         let pending = PendingAuthorization {
             state: state.clone(),
             verifier,
@@ -1422,10 +1407,8 @@ impl Authorizer {
         if let Some(f) = self.flow.as_mut() {
             f.refresh_tried = true;
         }
-        let form = form_pairs(&[
-            ("grant_type", grant_types::REFRESH),
-            ("refresh_token", rt.expose()),
-        ]);
+        let mut form = grant(grant_types::REFRESH);
+        form.add("refresh_token", rt.expose());
         self.send_token(TokenKind::Refresh, form, now);
     }
 
@@ -1446,7 +1429,7 @@ impl Authorizer {
 
     /// A token request (OAuth 2.1 § 3.2): `resource` always (RFC 8707 § 2.2), client
     /// authentication, and a DPoP proof when the server offers DPoP (RFC 9449 § 5).
-    fn send_token(&mut self, kind: TokenKind, mut form: Vec<(String, String)>, now: u64) {
+    fn send_token(&mut self, kind: TokenKind, form: Form, now: u64) {
         let (endpoint, to_idp) = match (&kind, &self.cfg.grant) {
             (
                 TokenKind::Exchange,
@@ -1464,8 +1447,9 @@ impl Authorizer {
             },
         };
         let saved_form = form.clone();
+        let mut form = form;
         if !to_idp {
-            form.push(("resource".into(), self.resource.clone()));
+            form.add("resource", &self.resource);
         }
         let mut headers = vec![
             (
@@ -1504,12 +1488,11 @@ impl Authorizer {
                 }
             }
         }
-        let refs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let req = HttpRequest {
             method: Method::Post,
             url: endpoint,
             headers,
-            body: Some(uri::form(&refs)),
+            body: Some(form.as_str().to_string()),
             extras,
         };
         let nonce_retried = matches!(
@@ -1530,7 +1513,7 @@ impl Authorizer {
     fn token_response(
         &mut self,
         kind: TokenKind,
-        form: Vec<(String, String)>,
+        form: Form,
         nonce_retried: bool,
         resp: AuthResponse,
         now: u64,
@@ -1543,7 +1526,7 @@ impl Authorizer {
                 self.as_nonce = Some(n.to_string());
                 self.set_step(Step::Token {
                     kind: kind.clone(),
-                    form: Vec::new(),
+                    form: Form::new(),
                     nonce_retried: true,
                 });
                 return self.send_token(kind, form, now);

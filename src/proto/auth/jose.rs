@@ -15,9 +15,27 @@ use sha2::{Digest, Sha256};
 use super::secret::Secret;
 use super::uri;
 
-/// base64url without padding.
+/// base64url without padding (RFC 4648 § 5).
 pub fn b64url(bytes: &[u8]) -> String {
     Base64UrlUnpadded::encode_string(bytes)
+}
+
+/// Standard base64 with padding (RFC 4648 § 4), for `Basic` credentials: the base64url text
+/// with the two differing characters mapped back and `=` padding added (one encoder in the
+/// module instead of two).
+pub fn b64(bytes: &[u8]) -> String {
+    let mut s: String = b64url(bytes)
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            c => c,
+        })
+        .collect();
+    while !s.len().is_multiple_of(4) {
+        s.push('=');
+    }
+    s
 }
 
 /// SHA-256 of `bytes`.
@@ -249,6 +267,21 @@ mod tests {
 
     fn b64url_decode(s: &str) -> Option<Vec<u8>> {
         Base64UrlUnpadded::decode_vec(s).ok()
+    }
+
+    #[test]
+    fn standard_base64_from_the_url_alphabet() {
+        use base64ct::Base64;
+        for input in [
+            &b""[..],
+            b"f",
+            b"fo",
+            b"foo",
+            b"\xfb\xff\xfe",
+            b"id:secret?>>",
+        ] {
+            assert_eq!(b64(input), Base64::encode_string(input));
+        }
     }
 
     fn unverified_claims(jwt: &str) -> Option<Value> {

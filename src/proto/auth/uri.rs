@@ -198,13 +198,39 @@ pub fn form_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// A form body or query string under construction (`application/x-www-form-urlencoded`, order
+/// kept, encoded as it is built).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Form(String);
+
+impl Form {
+    /// An empty form.
+    pub fn new() -> Self {
+        Form(String::new())
+    }
+    /// Appends `name=value`.
+    pub fn add(&mut self, name: &str, value: &str) -> &mut Self {
+        if !self.0.is_empty() {
+            self.0.push('&');
+        }
+        self.0.push_str(&form_encode(name));
+        self.0.push('=');
+        self.0.push_str(&form_encode(value));
+        self
+    }
+    /// The encoded text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// A form body or query string from name/value pairs (values encoded, order kept).
 pub fn form(pairs: &[(&str, &str)]) -> String {
-    pairs
-        .iter()
-        .map(|(k, v)| format!("{}={}", form_encode(k), form_encode(v)))
-        .collect::<Vec<_>>()
-        .join("&")
+    let mut f = Form::new();
+    for (k, v) in pairs {
+        f.add(k, v);
+    }
+    f.0
 }
 
 /// Parses a query string or form body into decoded pairs, in order.
