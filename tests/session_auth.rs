@@ -346,6 +346,11 @@ impl World {
             _ => get("scope").unwrap_or_default(),
         };
         let rt = format!("REFRESH-{}", self.next);
+        if grant == "refresh_token" {
+            // Rotation: the refresh token used and its access token are revoked.
+            let used = get("refresh_token").unwrap_or_default();
+            self.issued.retain(|_, (_, r)| *r != used);
+        }
         self.issued.insert(tok.clone(), (scope.clone(), rt.clone()));
         let mut r = json!({
             "access_token": tok,
@@ -1613,4 +1618,134 @@ fn sign_in_can_start_before_any_refusal() {
     p.ok(c);
     // The connect went out with the token at once.
     assert_eq!(w.borrow().mcp_auth_headers[0].0, "Bearer TOKEN-2");
+}
+
+// ---- one refresh across tabs -------------------------------------------------------------------
+
+#[test]
+fn a_refresh_holds_the_lock_and_saves_before_releasing_it() {
+    let mut world = World::new();
+    world.refresh = true;
+    world.expires_in = 30;
+    let (mut p, w) = pair_with(world, code_config());
+    let c = connect(&mut p);
+    p.ok(c);
+    // Past half of the 30-second token's life: due.
+    p.advance(20_000);
+    p.hold_locks = true;
+    let list = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    p.pump();
+    assert_eq!(
+        p.locks,
+        vec![format!("mcp-edge:refresh:{AS}:client-{AS}-1")]
+    );
+    assert!(
+        p.completed(list).is_none(),
+        "the request did not wait for the lock"
+    );
+    assert_eq!(w.borrow().tokens_req.len(), 1, "refreshed without the lock");
+    let events_before = p.events.len();
+    p.session.handle_auth_locked(p.now);
+    p.pump();
+    p.ok(list);
+    assert_eq!(w.borrow().tokens_req.len(), 2);
+    // The new tokens were saved before the lock was released.
+    let order: Vec<&str> = p.events[events_before..]
+        .iter()
+        .filter_map(|e| match e {
+            Event::Auth(AuthEvent::Save { key, .. }) if key.contains(":tokens:") => Some("save"),
+            Event::Auth(AuthEvent::Unlock { .. }) => Some("unlock"),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, vec!["save", "unlock"]);
+}
+
+#[test]
+fn two_tabs_refresh_once_and_the_second_adopts_the_first_ones_tokens() {
+    let mut world = World::new();
+    world.refresh = true;
+    world.expires_in = 30;
+    let world = Rc::new(RefCell::new(world));
+    let w = world.clone();
+    let mut a = Pair::new(session_config(code_config()), move |r: &HttpRequest| {
+        w.borrow_mut().serve(r)
+    });
+    let c = a.session.connect(0);
+    a.pump();
+    a.ok(c);
+    // Tab B opens with the same store (it loads A's tokens).
+    let w = world.clone();
+    let mut b = Pair::new(session_config(code_config()), move |r: &HttpRequest| {
+        w.borrow_mut().serve(r)
+    });
+    b.storage = a.storage.clone();
+    b.pump();
+    let c = b.session.connect(0);
+    b.pump();
+    b.ok(c);
+    // Both tokens are about to expire. A refreshes first (the lock serialises them).
+    let la = a
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 20_000);
+    a.pump();
+    a.ok(la);
+    assert_eq!(world.borrow().tokens_req.len(), 2);
+    // B takes the lock after A released it, re-reads the store, and finds A's new tokens.
+    b.storage = a.storage.clone();
+    let lb = b
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 20_000);
+    b.pump();
+    b.ok(lb);
+    let w = world.borrow();
+    assert_eq!(
+        w.tokens_req.len(),
+        2,
+        "the second tab refreshed again (a rotated refresh token would now be revoked)"
+    );
+    let last = w.mcp_auth_headers.last().unwrap().0.clone();
+    assert_eq!(
+        last, "Bearer TOKEN-3",
+        "tab B did not use the refreshed token"
+    );
+}
+
+#[test]
+fn tokens_changed_in_another_tab_are_adopted_and_a_sign_out_there_is_followed() {
+    let mut world = World::new();
+    world
+        .issued
+        .insert("OTHER".into(), (String::new(), String::new()));
+    let (mut p, w) = pair_with(world, code_config());
+    let c = connect(&mut p);
+    p.ok(c);
+    let key = format!("mcp-edge:tokens:{MCP}");
+    let other = json!({"issuer": AS, "resource": MCP, "access_token": "OTHER", "token_type": "Bearer", "expires_at": null, "refresh_token": null, "scope": null}).to_string();
+    p.session.handle_auth_loaded(&key, Some(&other), p.now);
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    p.pump();
+    p.ok(l);
+    assert_eq!(
+        w.borrow().mcp_auth_headers.last().unwrap().0,
+        "Bearer OTHER"
+    );
+    // Signed out elsewhere: the next request goes without a token (and signs in again).
+    p.session.handle_auth_loaded(&key, None, p.now);
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    p.pump();
+    p.ok(l);
+    let heads: Vec<String> = w
+        .borrow()
+        .mcp_auth_headers
+        .iter()
+        .map(|(a, _)| a.clone())
+        .collect();
+    assert!(heads.iter().rev().any(|h| h.is_empty()), "{heads:?}");
 }

@@ -45,7 +45,24 @@ export function authHost(options) {
   let chain = Promise.resolve();
   const queued = (f) => (chain = chain.then(f, f));
   let dpop = null, dpopJwk = null, client = null;
+  const held = new Map();
   return {
+    // One refresh per issuer and client across the tabs of an origin (Web Locks); scopes
+    // without `navigator.locks` (Node, workerd) have no other tab: granted at once.
+    lock(name) {
+      const locks = globalThis.navigator && globalThis.navigator.locks;
+      if (!locks) return Promise.resolve();
+      return new Promise((granted, failed) => {
+        locks.request(name, () => new Promise((release) => {
+          if (held.get(name) === "released") { held.delete(name); release(); } else { held.set(name, release); }
+          granted();
+        })).catch(failed);
+      });
+    },
+    unlock(name) {
+      const release = held.get(name);
+      if (typeof release === "function") { held.delete(name); release(); } else held.set(name, "released");
+    },
     load: (key) => queued(async () => {
       const v = await store.get(key);
       return typeof v === "string" ? v : undefined;
@@ -110,6 +127,10 @@ extern "C" {
     fn sign(this: &AuthHost, dpop: bool, data: &[u8]) -> Promise;
     #[wasm_bindgen(method, getter)]
     fn authorize(this: &AuthHost) -> Option<js_sys::Function>;
+    #[wasm_bindgen(method, js_name = lock)]
+    fn take_lock(this: &AuthHost, name: &str) -> Promise;
+    #[wasm_bindgen(method)]
+    pub(crate) fn unlock(this: &AuthHost, name: &str);
 }
 
 async fn settle(p: Promise) -> Result<JsValue, String> {
@@ -130,6 +151,11 @@ impl AuthHost {
     /// Removes `key`, after every earlier storage call.
     pub(crate) async fn delete(&self, key: &str) -> Result<(), String> {
         settle(self.remove(key)).await.map(|_| ())
+    }
+
+    /// Waits for the named lock (shared by the origin's tabs where Web Locks exist).
+    pub(crate) async fn lock(&self, name: &str) -> Result<(), String> {
+        settle(self.take_lock(name)).await.map(|_| ())
     }
 
     /// `n` cryptographically random bytes.

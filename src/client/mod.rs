@@ -316,6 +316,7 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
             E::Authorize { url } => st
                 .session
                 .abort_authorization(AuthError::InteractionRequired { url }, now),
+            E::Lock { .. } => st.session.handle_auth_locked(now),
             E::NeedEntropy { .. } | E::NeedDpopKey => st.session.abort_authorization(
                 AuthError::InvalidConfig("no authorization host".into()),
                 now,
@@ -334,6 +335,9 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
     }
     if let E::SignedIn { .. } = event {
         return queue_notification(inner, Event::Auth(event));
+    }
+    if let E::Unlock { name } = &event {
+        return host.unlock(name);
     }
     let inner = inner.clone();
     wasm_bindgen_futures::spawn_local(async move {
@@ -358,6 +362,16 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
                 .err()
                 .map(|m| format!("token storage write failed: {m}")),
             E::Delete { key } => host.delete(&key).await.err(),
+            E::Lock { name } => {
+                let locked = host.lock(&name).await;
+                let now = inner.now();
+                let mut st = inner.state.borrow_mut();
+                match locked {
+                    Ok(()) => st.session.handle_auth_locked(now),
+                    Err(m) => st.session.abort_authorization(AuthError::Storage(m), now),
+                }
+                None
+            }
             E::NeedDpopKey => {
                 let jwk = host.dpop_jwk().await;
                 let now = inner.now();

@@ -169,6 +169,10 @@ pub struct Pair<F: FnMut(&HttpRequest) -> Reply> {
     /// Hold storage reads back (to test waiting for them); `held` are the keys asked for.
     pub hold_loads: bool,
     pub held: Vec<String>,
+    /// Refresh locks asked for and released; `hold_locks` leaves them ungranted.
+    pub locks: Vec<String>,
+    pub unlocks: Vec<String>,
+    pub hold_locks: bool,
 }
 
 impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
@@ -187,6 +191,9 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
             dpop_jwk: json!({"kty": "EC", "crv": "P-256", "x": "test-x", "y": "test-y"}),
             hold_loads: false,
             held: vec![],
+            locks: vec![],
+            unlocks: vec![],
+            hold_locks: false,
         }
     }
 
@@ -222,6 +229,13 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
                 self.session.handle_dpop_key(jwk, now);
             }
             AuthEvent::Authorize { url } => self.authorize_urls.push(url.clone()),
+            AuthEvent::Lock { name } => {
+                self.locks.push(name.clone());
+                if !self.hold_locks {
+                    self.session.handle_auth_locked(now);
+                }
+            }
+            AuthEvent::Unlock { name } => self.unlocks.push(name.clone()),
             _ => {}
         }
         true

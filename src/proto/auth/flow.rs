@@ -122,6 +122,18 @@ pub enum AuthEvent {
         /// The authorization URL.
         url: String,
     },
+    /// Take the named lock (shared by every tab or process of the host, e.g. Web Locks) before a
+    /// refresh, then call [`Authorizer::handle_locked`]; hosts without other tabs answer at once.
+    /// Refresh tokens rotate: two tabs refreshing with the same one get one of them logged out.
+    Lock {
+        /// `mcp-edge:refresh:<issuer>:<client id>`.
+        name: String,
+    },
+    /// Release the lock taken for [`AuthEvent::Lock`] (after the new tokens were saved).
+    Unlock {
+        /// The lock's name.
+        name: String,
+    },
     /// Tokens were obtained (for a host's "signed in as" display).
     SignedIn {
         /// The issuer.
@@ -186,6 +198,10 @@ enum Step {
     },
     WaitingKey,
     WaitingEntropy,
+    /// Waiting for the refresh lock.
+    Locking,
+    /// Holding the lock, re-reading the stored tokens (another tab may have refreshed).
+    Rereading,
     Authorizing {
         pending: Box<PendingAuthorization>,
         headless: Option<AuthReqId>,
@@ -221,6 +237,9 @@ struct Flow {
     id_jag: Option<Secret>,
     deadline: Option<u64>,
     entropy_asked: bool,
+    /// The refresh lock this flow holds (released when it ends).
+    lock: Option<String>,
+    lock_held: bool,
 }
 
 /// One MCP server's authorization state. See the module documentation.
@@ -326,6 +345,11 @@ impl Authorizer {
         self.ready
     }
 
+    /// The most authorization flows one operation may wait for.
+    pub fn max_attempts(&self) -> u32 {
+        self.cfg.max_attempts
+    }
+
     /// Whether a flow is running.
     pub fn is_running(&self) -> bool {
         self.flow.is_some()
@@ -416,10 +440,14 @@ impl Authorizer {
             return false;
         }
         let wall = self.wall(now);
+        // Due within the skew, but never before half the token's life has passed (a server
+        // issuing 30-second tokens must not get a refresh per request).
         let due = self.tokens.as_ref().is_some_and(|t| {
-            t.refresh_token.is_some()
-                && t.expires_at
-                    .is_some_and(|e| e <= wall.saturating_add(self.cfg.refresh_skew_ms))
+            let (Some(exp), Some(_)) = (t.expires_at, &t.refresh_token) else {
+                return false;
+            };
+            let half = exp.saturating_sub(t.obtained_at.unwrap_or(0)) / 2;
+            exp <= wall.saturating_add(self.cfg.refresh_skew_ms.min(half))
         });
         let same_issuer = match (&self.asm, &self.tokens) {
             (Some(m), Some(t)) => m.issuer == t.issuer,
@@ -488,6 +516,9 @@ impl Authorizer {
 
     /// A stored value arrived (`None`: absent).
     pub fn handle_loaded(&mut self, key: &str, value: Option<&str>, now: u64) {
+        if self.ready && key == keys::tokens(&self.server_url) {
+            return self.tokens_loaded_again(value, now);
+        }
         if !self.ready && key == keys::tokens(&self.server_url) {
             self.tokens = records::from_stored::<TokenRecord>(value).filter(|t| {
                 t.resource == self.resource || uri::resource_covers(&t.resource, &self.server_url)
@@ -528,6 +559,42 @@ impl Authorizer {
             self.client = rec;
             self.continue_grant(now);
         }
+    }
+
+    /// The stored tokens, read again: under the refresh lock, or because another tab or process
+    /// changed them (a host that watches its store passes the new value here). Newer tokens of
+    /// the same issuer are adopted without a request; absent ones mean a sign-out elsewhere.
+    fn tokens_loaded_again(&mut self, value: Option<&str>, now: u64) {
+        let stored = records::from_stored::<TokenRecord>(value)
+            .filter(|t| Some(&t.issuer) == self.issuer.as_ref() || self.issuer.is_none());
+        let rereading = matches!(self.flow.as_ref().map(|f| &f.step), Some(Step::Rereading));
+        let ours = self.tokens.as_ref().map(|t| &t.access_token);
+        let changed = stored.as_ref().map(|t| &t.access_token) != ours;
+        if rereading {
+            match stored {
+                Some(t) if changed => {
+                    self.tokens = Some(t);
+                    self.generation += 1;
+                    self.finish(Ok(()));
+                }
+                _ => {
+                    self.set_step(Step::WaitingKey);
+                    self.refresh(now);
+                }
+            }
+            return;
+        }
+        if self.flow.is_some() || !changed {
+            return;
+        }
+        match stored {
+            Some(t) => {
+                self.issuer = Some(t.issuer.clone());
+                self.tokens = Some(t);
+            }
+            None => self.tokens = None,
+        }
+        self.generation += 1;
     }
 
     /// Random bytes from the host (for the PKCE verifier and `state`).
@@ -1404,12 +1471,42 @@ impl Authorizer {
             self.events.push_back(AuthEvent::NeedDpopKey);
             return;
         }
+        if !self.flow.as_ref().is_some_and(|f| f.lock_held) {
+            // One refresh per issuer and client across tabs: lock, then re-read the store.
+            let name = format!(
+                "mcp-edge:refresh:{issuer}:{}",
+                self.client.as_ref().map_or("", |c| c.client_id.as_str())
+            );
+            if let Some(f) = self.flow.as_mut() {
+                f.lock = Some(name.clone());
+                f.deadline = Some(now + REQUEST_TIMEOUT_MS);
+            }
+            self.set_step(Step::Locking);
+            self.events.push_back(AuthEvent::Lock { name });
+            return;
+        }
         if let Some(f) = self.flow.as_mut() {
             f.refresh_tried = true;
         }
         let mut form = grant(grant_types::REFRESH);
         form.add("refresh_token", rt.expose());
         self.send_token(TokenKind::Refresh, form, now);
+    }
+
+    /// The lock asked for by [`AuthEvent::Lock`] is held: the stored tokens are read again, and
+    /// the refresh is sent only if no other tab or process refreshed meanwhile.
+    pub fn handle_locked(&mut self, now: u64) {
+        if !matches!(self.flow.as_ref().map(|f| &f.step), Some(Step::Locking)) {
+            return;
+        }
+        if let Some(f) = self.flow.as_mut() {
+            f.lock_held = true;
+            f.deadline = Some(now + REQUEST_TIMEOUT_MS);
+        }
+        self.set_step(Step::Rereading);
+        self.events.push_back(AuthEvent::Load {
+            key: keys::tokens(&self.server_url),
+        });
     }
 
     /// The Client ID Metadata Document identity, where the issuer supports it.
@@ -1618,6 +1715,7 @@ impl Authorizer {
             access_token: Secret::new(access),
             token_type,
             expires_at,
+            obtained_at: Some(self.wall(now)),
             refresh_token,
             scope: granted.clone(),
         };
@@ -1641,6 +1739,10 @@ impl Authorizer {
     }
 
     fn finish(&mut self, result: Result<(), AuthError>) {
+        // A lock asked for and not granted yet is released by the host once it is.
+        if let Some(name) = self.flow.as_mut().and_then(|f| f.lock.take()) {
+            self.events.push_back(AuthEvent::Unlock { name });
+        }
         if let Some(f) = self.flow.take() {
             if let Some(r) = f.awaiting {
                 if result.is_err() {
@@ -1664,6 +1766,8 @@ impl Flow {
             id_jag: None,
             deadline: None,
             entropy_asked: false,
+            lock: None,
+            lock_held: false,
         }
     }
 }

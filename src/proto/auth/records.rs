@@ -93,6 +93,8 @@ pub struct TokenRecord {
     /// Absolute expiry, Unix milliseconds (never a relative `expires_in`: a stored relative time
     /// would never expire).
     pub expires_at: Option<u64>,
+    /// When the token was obtained, Unix milliseconds.
+    pub obtained_at: Option<u64>,
     /// The refresh token, if one was issued.
     pub refresh_token: Option<Secret>,
     /// The scope granted (or requested, when the server did not say).
@@ -107,6 +109,7 @@ impl Record for TokenRecord {
             "access_token": self.access_token.expose(),
             "token_type": self.token_type.scheme(),
             "expires_at": self.expires_at,
+            "obtained_at": self.obtained_at,
             "refresh_token": opt_secret(&self.refresh_token),
             "scope": self.scope,
         })
@@ -122,6 +125,7 @@ impl Record for TokenRecord {
                 _ => return None,
             },
             expires_at: v.get("expires_at").and_then(Value::as_u64),
+            obtained_at: v.get("obtained_at").and_then(Value::as_u64),
             refresh_token: secret(v, "refresh_token"),
             scope: s(v, "scope"),
         })
@@ -365,6 +369,7 @@ mod tests {
             access_token: Secret::new("AT-SENTINEL"),
             token_type: TokenType::DPoP,
             expires_at: Some(5),
+            obtained_at: Some(1),
             refresh_token: Some(Secret::new("RT-SENTINEL")),
             scope: Some("a b".into()),
         };

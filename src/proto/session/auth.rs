@@ -30,6 +30,15 @@ impl Session {
         self.pump_auth(now);
     }
 
+    /// The lock asked for by [`crate::proto::auth::AuthEvent::Lock`] is held.
+    pub fn handle_auth_locked(&mut self, now: u64) {
+        self.last_now = self.last_now.max(now);
+        if let Some(a) = self.auth.as_mut() {
+            a.handle_locked(now);
+        }
+        self.pump_auth(now);
+    }
+
     /// Random bytes for an [`crate::proto::auth::AuthEvent::NeedEntropy`].
     pub fn add_entropy(&mut self, bytes: &[u8], now: u64) {
         self.last_now = self.last_now.max(now);
@@ -158,7 +167,16 @@ impl Session {
         {
             return false;
         }
-        let hold = !a.is_ready() || a.is_running() || a.refresh_if_expiring(now);
+        // A proactive refresh counts towards the op's flows like any other, so a server whose
+        // tokens are born expired cannot hold an op in a refresh loop.
+        let flows = self.ops.get(&op).map_or(0, |o| o.auth_flows);
+        let refresh = flows < a.max_attempts() && a.refresh_if_expiring(now);
+        let hold = !a.is_ready() || a.is_running() || refresh;
+        if refresh {
+            if let Some(o) = self.ops.get_mut(&op) {
+                o.auth_flows += 1;
+            }
+        }
         if hold {
             self.park(op);
             self.pump_auth(now);
