@@ -52,19 +52,23 @@ async fn sleep(ms: i32) {
     });
     JsFuture::from(p).await.unwrap();
 }
-/// The next notification of an iterator from `notifications()`, or a panic after `ms`.
-async fn next_within(it: &JsValue, ms: i32) -> JsValue {
-    let next: Function = get(it, "next").unchecked_into();
-    let step: Promise = next.call0(it).unwrap().unchecked_into();
-    let timeout = Promise::new(&mut |resolve, _| {
+/// A promise that resolves to `"__timeout__"` after `ms`.
+fn timed_out(ms: i32) -> Promise {
+    Promise::new(&mut |resolve, _| {
         let set: Function = Reflect::get(&js_sys::global(), &"setTimeout".into())
             .unwrap()
             .unchecked_into();
         let late = Function::new_with_args("r", "return () => r('__timeout__')");
         let cb = late.call1(&JsValue::NULL, &resolve).unwrap();
         set.call2(&JsValue::NULL, &cb, &ms.into()).unwrap();
-    });
-    let r = wait(Promise::race(&Array::of2(&step, &timeout)))
+    })
+}
+
+/// The next notification of an iterator from `notifications()`, or a panic after `ms`.
+async fn next_within(it: &JsValue, ms: i32) -> JsValue {
+    let next: Function = get(it, "next").unchecked_into();
+    let step: Promise = next.call0(it).unwrap().unchecked_into();
+    let r = wait(Promise::race(&Array::of2(&step, &timed_out(ms))))
         .await
         .unwrap();
     if r.as_string().as_deref() == Some("__timeout__") {
@@ -75,6 +79,21 @@ async fn next_within(it: &JsValue, ms: i32) -> JsValue {
 
 fn tool_names(list: &JsValue) -> Vec<String> {
     Array::from(list).iter().map(|t| s(&t, "name")).collect()
+}
+
+/// Values an `onProgress` callback saw.
+type Seen = Rc<RefCell<Vec<f64>>>;
+
+/// An `onProgress` callback and the progress values it saw.
+fn progress_recorder() -> (Seen, Closure<dyn Fn(JsValue)>) {
+    let seen = Rc::new(RefCell::new(Vec::<f64>::new()));
+    let seen2 = seen.clone();
+    let on_progress = Closure::<dyn Fn(JsValue)>::new(move |p: JsValue| {
+        seen2
+            .borrow_mut()
+            .push(get(&p, "progress").as_f64().unwrap())
+    });
+    (seen, on_progress)
 }
 
 /// Accepts any form elicitation, filling each requested property by type.
@@ -139,13 +158,7 @@ async fn everything_connect_list_and_call() {
 #[wasm_bindgen_test]
 async fn everything_progress_reaches_on_progress() {
     let c = connect(&everything(), JsValue::UNDEFINED).await;
-    let seen = Rc::new(RefCell::new(Vec::<f64>::new()));
-    let seen2 = seen.clone();
-    let on_progress = Closure::<dyn Fn(JsValue)>::new(move |p: JsValue| {
-        seen2
-            .borrow_mut()
-            .push(get(&p, "progress").as_f64().unwrap())
-    });
+    let (seen, on_progress) = progress_recorder();
     let opts = obj(&[("onProgress", on_progress.as_ref().clone())]);
     let r = wait(c.call_tool(
         "trigger-long-running-operation".into(),
@@ -489,44 +502,331 @@ async fn a_server_answering_500_is_an_http_status_error() {
     assert_eq!(get(&err, "status").as_f64(), Some(500.0));
 }
 
+/// The text of a GET to `url`.
+async fn fetch_text(url: String) -> String {
+    let fetch: Function = Reflect::get(&js_sys::global(), &"fetch".into())
+        .unwrap()
+        .unchecked_into();
+    let resp = wait(
+        fetch
+            .call1(&JsValue::NULL, &url.into())
+            .unwrap()
+            .unchecked_into(),
+    )
+    .await
+    .unwrap();
+    let text: Promise = get(&resp, "text")
+        .unchecked_into::<Function>()
+        .call0(&resp)
+        .unwrap()
+        .unchecked_into();
+    wait(text).await.unwrap().as_string().unwrap()
+}
+
+/// How often the fixture's `/mcp-faulty` ran tool `name`.
+async fn fixture_calls(name: &str) -> u32 {
+    fetch_text(format!("{}/mcp-faulty/calls?name={name}", fixture()))
+        .await
+        .parse()
+        .unwrap()
+}
+
+/// Polls `read` until it returns `want` (at most about 5 s); returns the last value read.
+async fn poll_until<F, Fut>(want: &str, read: F) -> String
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = String>,
+{
+    let mut last = String::new();
+    for _ in 0..50 {
+        last = read().await;
+        if last == want {
+            break;
+        }
+        sleep(100).await;
+    }
+    last
+}
+
+fn unique(prefix: &str) -> String {
+    format!("{prefix}-{}", (js_sys::Math::random() * 1e12) as u64)
+}
+
 #[wasm_bindgen_test]
-async fn a_stream_dropped_mid_response_is_reissued_once_then_fails_typed() {
+async fn a_tool_call_whose_stream_breaks_runs_once_unless_it_may_run_twice() {
     let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
     assert_eq!(c.era(), "modern");
-    let count = || async {
-        let fetch: Function = Reflect::get(&js_sys::global(), &"fetch".into())
-            .unwrap()
-            .unchecked_into();
-        let resp = wait(
-            fetch
-                .call1(
-                    &JsValue::NULL,
-                    &format!("{}/mcp-faulty/calls", fixture()).into(),
-                )
-                .unwrap()
-                .unchecked_into(),
-        )
-        .await
-        .unwrap();
-        let text: Promise = get(&resp, "text")
-            .unchecked_into::<Function>()
-            .call0(&resp)
-            .unwrap()
-            .unchecked_into();
-        wait(text)
-            .await
-            .unwrap()
-            .as_string()
-            .unwrap()
-            .parse::<u32>()
-            .unwrap()
-    };
-    let before = count().await;
+    // No hints, no opt-in: not sent again, and the error says it may have run.
+    let before = fixture_calls("drop_me").await;
     let err = wait(c.call_tool("drop_me".into(), JsValue::UNDEFINED, JsValue::UNDEFINED))
         .await
         .unwrap_err();
     assert_eq!(s(&err, "code"), "STREAM_DROPPED", "{}", s(&err, "message"));
-    assert_eq!(count().await - before, 2, "re-issued once with a new id");
+    assert_eq!(get(&err, "mayHaveRun").as_bool(), Some(true));
+    assert!(
+        s(&err, "message").contains("may have run"),
+        "{}",
+        s(&err, "message")
+    );
+    assert_eq!(fixture_calls("drop_me").await - before, 1, "sent once");
+    // The caller's opt-in: re-issued once.
+    let before = fixture_calls("drop_me").await;
+    let opts = obj(&[("idempotent", true.into())]);
+    let err = wait(c.call_tool("drop_me".into(), JsValue::UNDEFINED, opts))
+        .await
+        .unwrap_err();
+    assert_eq!(s(&err, "code"), "STREAM_DROPPED");
+    assert_eq!(get(&err, "attempts").as_f64(), Some(1.0));
+    assert_eq!(fixture_calls("drop_me").await - before, 2);
+    // Annotated idempotentHint: re-issued once, and the new attempt's progress is delivered.
+    let before = fixture_calls("drop_me_idempotent").await;
+    let (seen, on_progress) = progress_recorder();
+    let opts = obj(&[("onProgress", on_progress.as_ref().clone())]);
+    let err = wait(c.call_tool("drop_me_idempotent".into(), JsValue::UNDEFINED, opts))
+        .await
+        .unwrap_err();
+    assert_eq!(s(&err, "code"), "STREAM_DROPPED");
+    assert_eq!(fixture_calls("drop_me_idempotent").await - before, 2);
+    assert_eq!(*seen.borrow(), [1.0, 1.0], "each attempt's progress");
+}
+
+#[wasm_bindgen_test]
+async fn an_oversized_event_fails_at_once_and_the_server_sees_the_connection_close() {
+    let opts = obj(&[("maxEventBytes", 4096.into())]);
+    let c = connect(&format!("{}/mcp-faulty", fixture()), opts).await;
+    let tag = unique("oversized");
+    let before = fixture_calls("oversized").await;
+    let args = json(serde_json::json!({"tag": tag}));
+    let err = wait(c.call_tool("oversized".into(), args, JsValue::UNDEFINED))
+        .await
+        .unwrap_err();
+    assert_eq!(s(&err, "code"), "EVENT_TOO_LARGE", "{}", s(&err, "message"));
+    assert_eq!(get(&err, "limit").as_f64(), Some(4096.0));
+    let state = poll_until("closed", || {
+        fetch_text(format!("{}/hang-state?tag={tag}", fixture()))
+    })
+    .await;
+    assert_eq!(state, "closed", "the server saw the response stream close");
+    assert_eq!(
+        fixture_calls("oversized").await - before,
+        1,
+        "never re-issued"
+    );
+    // A bad limit is refused up front.
+    let bad = McpClient::connect(
+        format!("{}/mcp-faulty", fixture()),
+        obj(&[("maxBodyBytes", 0.into())]),
+    )
+    .await
+    .err()
+    .expect("maxBodyBytes 0 is refused");
+    assert_eq!(s(&bad, "code"), "INVALID_ARGUMENT");
+}
+
+#[wasm_bindgen_test]
+async fn a_2026_request_that_times_out_closes_its_stream_on_the_server() {
+    let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
+    let tag = unique("hang");
+    let args = json(serde_json::json!({"tag": tag}));
+    let opts = obj(&[("timeoutMs", 300.into())]);
+    let err = wait(c.call_tool("hang".into(), args, opts))
+        .await
+        .unwrap_err();
+    assert_eq!(s(&err, "code"), "TIMEOUT");
+    let state = poll_until("closed", || {
+        fetch_text(format!("{}/hang-state?tag={tag}", fixture()))
+    })
+    .await;
+    assert_eq!(state, "closed");
+}
+
+#[wasm_bindgen_test]
+async fn a_timed_out_request_is_cancelled_on_the_python_server_in_both_eras() {
+    let admin = py_faults().replace("/mcp", "/admin/tracked");
+    for protocol in ["2025-11-25", "2026-07-28"] {
+        let c = connect(&py_faults(), obj(&[("protocol", protocol.into())])).await;
+        let tag = unique(protocol);
+        let args = json(serde_json::json!({"tag": tag, "ms": 20_000}));
+        let opts = obj(&[("timeoutMs", 500.into())]);
+        let err = wait(c.call_tool("sleep_tracked".into(), args, opts))
+            .await
+            .unwrap_err();
+        assert_eq!(s(&err, "code"), "TIMEOUT", "{protocol}");
+        let state = poll_until("cancelled", || async {
+            let body = fetch_text(format!("{admin}?tag={tag}")).await;
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+            v["state"].as_str().unwrap_or_default().to_string()
+        })
+        .await;
+        assert_eq!(
+            state, "cancelled",
+            "{protocol}: the server stopped the tool"
+        );
+        wait(c.close()).await.unwrap();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn retry_after_is_honoured_and_the_last_error_carries_it() {
+    let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
+    // 429 with Retry-After: 1, twice, then through; a tool call is retried (it never ran).
+    let args = json(serde_json::json!({"key": unique("twice"), "times": 2}));
+    let r = wait(c.call_tool("throttled".into(), args, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    assert_eq!(s(&r, "content.0.text"), "through after 2 refusals");
+    // 503 with an HTTP-date (measured against the response's Date header).
+    let args = json(serde_json::json!({"key": unique("date"), "times": 1, "date": true}));
+    let r = wait(c.call_tool("throttled".into(), args, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    assert_eq!(s(&r, "content.0.text"), "through after 1 refusals");
+    // Refused every time: after 3 retries, the status, the body and the delay.
+    let args = json(serde_json::json!({"key": unique("always"), "times": 100}));
+    let err = wait(c.call_tool("throttled".into(), args, JsValue::UNDEFINED))
+        .await
+        .unwrap_err();
+    assert_eq!(s(&err, "code"), "HTTP_STATUS", "{}", s(&err, "message"));
+    assert_eq!(get(&err, "status").as_f64(), Some(429.0));
+    assert_eq!(s(&err, "body"), "slow down (fixture)");
+    assert_eq!(get(&err, "retryAfterMs").as_f64(), Some(1000.0));
+}
+
+/// A `notifications()` iterator read with a time limit: a `next()` that did not settle in time is
+/// kept and awaited by the following read, so no item is taken and then lost.
+struct Items {
+    it: JsValue,
+    pending: Option<Promise>,
+}
+
+impl Items {
+    fn new(it: JsValue) -> Self {
+        Items { it, pending: None }
+    }
+
+    /// The next item, or `None` when none comes within `ms`.
+    async fn within(&mut self, ms: i32) -> Option<JsValue> {
+        let step = match self.pending.take() {
+            Some(p) => p,
+            None => get(&self.it, "next")
+                .unchecked_into::<Function>()
+                .call0(&self.it)
+                .unwrap()
+                .unchecked_into(),
+        };
+        let r = wait(Promise::race(&Array::of2(&step, &timed_out(ms))))
+            .await
+            .unwrap();
+        if r.as_string().as_deref() == Some("__timeout__") {
+            self.pending = Some(step);
+            return None;
+        }
+        Some(get(&r, "value"))
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_burst_on_the_get_stream_reaches_a_slow_iterator_without_loss() {
+    const N: u32 = 4000;
+    let c = connect(
+        &format!("{}/mcp-legacy-burst", fixture()),
+        obj(&[("protocol", "2025-11-25".into())]),
+    )
+    .await;
+    let mut items = Items::new(c.notifications());
+    // A consumer that iterates slowly: it yields to the event loop every 50 items.
+    let seen = Rc::new(RefCell::new(Vec::<JsValue>::new()));
+    let seen2 = seen.clone();
+    let consumer = wasm_bindgen_futures::future_to_promise(async move {
+        loop {
+            let Some(v) = items.within(10_000).await else {
+                break;
+            };
+            let last = s(&v, "method") == "notifications/message"
+                && get(&v, "params.data").as_f64() == Some(f64::from(N - 1));
+            let gap = s(&v, "type") == "gap";
+            seen2.borrow_mut().push(v);
+            if last || gap {
+                break;
+            }
+            if seen2.borrow().len().is_multiple_of(50) {
+                sleep(1).await;
+            }
+        }
+        Ok(JsValue::UNDEFINED)
+    });
+    // The GET stream opens right after the connect; the tool refuses until it is open.
+    let args = json(serde_json::json!({"count": N}));
+    let mut sent = false;
+    for _ in 0..50 {
+        let r = wait(c.call_tool("burst".into(), args.clone(), JsValue::UNDEFINED))
+            .await
+            .unwrap();
+        if get(&r, "isError").as_bool() != Some(true) {
+            sent = true;
+            break;
+        }
+        sleep(100).await;
+    }
+    assert!(sent, "the burst was written on the GET stream");
+    wait(consumer).await.unwrap();
+    let seen = seen.borrow().clone();
+    let data: Vec<u32> = seen
+        .iter()
+        .filter(|v| s(v, "method") == "notifications/message")
+        .map(|v| get(v, "params.data").as_f64().unwrap() as u32)
+        .collect();
+    assert!(
+        seen.iter().all(|v| s(v, "type") != "gap"),
+        "no gap: the stream paused instead"
+    );
+    assert_eq!(data, (0..N).collect::<Vec<_>>(), "all {N}, in order");
+    assert_eq!(c.dropped_notifications(), 0.0);
+    wait(c.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn a_progress_burst_on_a_request_stream_reports_what_the_queue_lost() {
+    const N: u32 = 5000;
+    let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
+    wait(c.list_tools(JsValue::UNDEFINED)).await.unwrap();
+    let mut items = Items::new(c.notifications());
+    // Drain what the listing reported (the broken_schema diagnostic).
+    while items.within(300).await.is_some() {}
+    let calls = Rc::new(RefCell::new(0u32));
+    let calls2 = calls.clone();
+    let on_progress = Closure::<dyn Fn(JsValue)>::new(move |_: JsValue| *calls2.borrow_mut() += 1);
+    let opts = obj(&[("onProgress", on_progress.as_ref().clone())]);
+    let args = json(serde_json::json!({"count": N}));
+    // The iterator is open but not read while the call runs: a request's own stream is never
+    // paused, so the queue overflows.
+    let r = wait(c.call_tool("progress_burst".into(), args, opts))
+        .await
+        .unwrap();
+    assert_eq!(s(&r, "content.0.text"), format!("sent {N}"));
+    assert_eq!(*calls.borrow(), N, "onProgress sees every one");
+    // Each gap item stands exactly where its items went missing: after progress `a`, a gap of
+    // `g` is followed by progress `a + g + 1`.
+    let (mut expected, mut gaps, mut gap_items) = (1u32, 0u32, 0u32);
+    while let Some(v) = items.within(300).await {
+        match s(&v, "type").as_str() {
+            "gap" => {
+                let g = get(&v, "dropped").as_f64().unwrap() as u32;
+                expected += g;
+                gaps += g;
+                gap_items += 1;
+            }
+            "progress" => {
+                let p = get(&v, "progress").as_f64().unwrap() as u32;
+                assert_eq!(p, expected, "progress {p} where {expected} was due");
+                expected += 1;
+            }
+            other => panic!("unexpected {other}"),
+        }
+    }
+    assert_eq!(expected, N + 1, "every item is seen or counted in a gap");
+    assert!(gap_items > 0 && gaps > 0, "the loss is reported");
+    assert_eq!(c.dropped_notifications(), f64::from(gaps));
 }
 
 #[wasm_bindgen_test]

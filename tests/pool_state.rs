@@ -127,7 +127,8 @@ fn one_hung_server_does_not_delay_the_others() {
         &d,
         PoolError::Protocol(ProtocolError::HttpStatus {
             status: 500,
-            body: String::new()
+            body: String::new(),
+            retry_after_ms: None,
         })
     ));
     assert_eq!(p.state("b_ok"), Some(ServerState::Connected));
@@ -519,6 +520,7 @@ fn only_retryable_failures_schedule_a_retry() {
         PoolError::Protocol(ProtocolError::HttpStatus {
             status,
             body: String::new(),
+            retry_after_ms: None,
         })
     };
     let cases = [

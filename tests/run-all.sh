@@ -41,6 +41,7 @@ STAGES=(
     types
     transport
     client_e2e
+    soak
     conformance
     harness
     browser
@@ -138,6 +139,13 @@ stage_transport() {
 # misbehaving fixture, in Node, a Chromium page and a dedicated worker.
 stage_client_e2e() {
     bash tests/wasm/run-client-tests.sh
+}
+
+# The fault-injection soak: 1,000 tool calls through McpPool in Node and 200 in headless Chromium,
+# to servers of both eras behind a proxy that breaks, stalls, throttles and corrupts their
+# responses; no call may hang, lose its result, run twice or fail without a typed error.
+stage_soak() {
+    bash tests/soak/run.sh
 }
 
 # The official MCP conformance suite (client scenarios, both required sets).

@@ -216,7 +216,8 @@ fn a_plain_404_endpoint_is_not_mistaken_for_http_sse() {
         p.err(op),
         &ProtocolError::HttpStatus {
             status: 404,
-            body: "Not Found".into()
+            body: "Not Found".into(),
+            retry_after_ms: None,
         }
     );
 }
@@ -353,7 +354,13 @@ fn resumption_is_bounded() {
     );
     p.pump();
     p.advance(10_000);
-    assert_eq!(p.err(op), &ProtocolError::StreamDropped { attempts: 3 });
+    assert_eq!(
+        p.err(op),
+        &ProtocolError::StreamDropped {
+            attempts: 3,
+            may_have_run: true
+        }
+    );
     let resumes = p
         .requests
         .iter()

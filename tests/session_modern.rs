@@ -666,7 +666,13 @@ fn a_stream_that_keeps_dropping_fails_typed() {
         0,
     );
     p.pump();
-    assert_eq!(p.err(op), &ProtocolError::StreamDropped { attempts: 1 });
+    assert_eq!(
+        p.err(op),
+        &ProtocolError::StreamDropped {
+            attempts: 1,
+            may_have_run: false
+        }
+    );
 }
 
 #[test]
@@ -845,7 +851,8 @@ fn unknown_result_type_and_hostile_bodies_are_typed_errors() {
         p.err(s),
         &ProtocolError::HttpStatus {
             status: 500,
-            body: "boom".into()
+            body: "boom".into(),
+            retry_after_ms: None,
         }
     );
 }

@@ -38,8 +38,18 @@ use crate::transport::fetch::{AbortHandle, FetchTransport};
 use crate::transport::timer::now_ms;
 use crate::transport::TransportError;
 
-/// Most notifications kept for a reader that does not drain them; the oldest go first.
+/// Most notifications kept for a reader that does not drain them. Beyond it the oldest go first,
+/// and the reader is told how many it lost ([`Notice::Gap`]).
 const MAX_QUEUED_NOTIFICATIONS: usize = 1024;
+/// While a reader is open, streams that carry only notifications stop being read once this many
+/// are queued (backpressure: nothing is lost from them)...
+const PAUSE_AT: usize = 768;
+/// ...and are read on once the reader brought the queue down to this.
+const RESUME_AT: usize = 384;
+/// Bytes of a pausable stream fed to the session at once. One read can carry thousands of events
+/// (headless Chromium delivers large chunks); a slice yields at most `SLICE / 8` (an event is at
+/// least `data:x` and a blank line), which stays under `MAX_QUEUED_NOTIFICATIONS - PAUSE_AT`.
+const SLICE: usize = 1024;
 
 /// A progress callback: `(progress, total, message)`.
 pub type ProgressFn = Box<dyn Fn(f64, Option<f64>, Option<String>)>;
@@ -125,7 +135,13 @@ struct State {
     progress: HashMap<OpId, ProgressFn>,
     notifications: VecDeque<Event>,
     dropped_notifications: u64,
+    /// Dropped since the reader was last told (reported before the next queued item).
+    gap: u64,
     readers: Vec<Waker>,
+    /// Open [`NotificationReader`]s.
+    consumers: usize,
+    /// Exchange tasks waiting for room in the queue.
+    paused: Vec<Waker>,
     timer: Option<timer::Timer>,
     closed: bool,
     outputs: Option<crate::tools::output::OutputSchemas>,
@@ -204,11 +220,16 @@ fn pump(inner: &Rc<Inner>) {
         if transmits.is_empty() && aborts.is_empty() && events.is_empty() {
             break;
         }
+        let aborted = !aborts.is_empty();
         for ex in aborts {
             let handle = inner.state.borrow_mut().aborts.remove(&ex);
             if let Some(h) = handle {
                 h.abort();
             }
+        }
+        if aborted {
+            // A paused exchange sees its abort when it wakes.
+            wake_paused(inner);
         }
         if let Some(gate) = &inner.gate {
             // An exchange waiting for a permit sees its abort on its next poll.
@@ -287,20 +308,82 @@ fn dispatch(inner: &Rc<Inner>, event: Event) {
 }
 
 fn queue_notification(inner: &Rc<Inner>, event: Event) {
+    let closed = matches!(event, Event::Closed);
     let wakers = {
         let mut st = inner.state.borrow_mut();
-        if matches!(event, Event::Closed) {
-            st.closed = true;
-        }
+        st.closed |= closed;
         if st.notifications.len() >= MAX_QUEUED_NOTIFICATIONS {
             st.notifications.pop_front();
             st.dropped_notifications += 1;
+            st.gap += 1;
         }
         st.notifications.push_back(event);
         std::mem::take(&mut st.readers)
     };
     for w in wakers {
         w.wake();
+    }
+    if closed {
+        wake_paused(inner);
+    }
+}
+
+fn wake_paused(inner: &Rc<Inner>) {
+    let paused = std::mem::take(&mut inner.state.borrow_mut().paused);
+    for w in paused {
+        w.wake();
+    }
+}
+
+/// Resolves when a pausable stream may be read on: no reader is open, the queue has room, the
+/// exchange was aborted or the client closed.
+struct Room<'a> {
+    inner: &'a Rc<Inner>,
+    abort: &'a AbortHandle,
+}
+
+impl Future for Room<'_> {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut st = self.inner.state.borrow_mut();
+        if st.consumers == 0
+            || st.closed
+            || st.notifications.len() < PAUSE_AT
+            || self.abort.is_aborted()
+        {
+            return Poll::Ready(());
+        }
+        st.paused.push(cx.waker().clone());
+        Poll::Pending
+    }
+}
+
+/// Feeds one body chunk to the session. A stream that carries only notifications is fed in
+/// slices, waiting for room in the queue before each one while a reader is open, so that nothing
+/// is dropped from it however many events one read carries; a stream carrying an operation's
+/// response is never paused (a caller awaiting the operation before it reads notifications would
+/// wait forever), and what overflows from it is reported as a gap.
+async fn feed(
+    inner: &Rc<Inner>,
+    id: ExchangeId,
+    bytes: &[u8],
+    pausable: bool,
+    abort: &AbortHandle,
+) {
+    if !pausable {
+        let now = inner.now();
+        inner.state.borrow_mut().session.handle_body(id, bytes, now);
+        pump(inner);
+        return;
+    }
+    for slice in bytes.chunks(SLICE) {
+        Room { inner, abort }.await;
+        if abort.is_aborted() {
+            return;
+        }
+        let now = inner.now();
+        inner.state.borrow_mut().session.handle_body(id, slice, now);
+        pump(inner);
     }
 }
 
@@ -530,14 +613,16 @@ async fn run_exchange(
         exchange: id.0,
         head: response.head.clone(),
     });
-    {
+    let pausable = {
         let now = inner.now();
-        inner
-            .state
-            .borrow_mut()
-            .session
+        let mut st = inner.state.borrow_mut();
+        // A `Retry-After` HTTP-date needs the wall clock; the core reads none itself.
+        st.session
+            .set_wall_clock(js_sys::Date::now().max(0.0) as u64, now);
+        st.session
             .handle_response_head(id, response.head.clone(), now);
-    }
+        st.session.is_notification_stream(id)
+    };
     pump(&inner);
     loop {
         if abort.is_aborted() {
@@ -550,22 +635,19 @@ async fn run_exchange(
         }
         match response.next_chunk().await {
             Ok(Some(bytes)) => {
-                let now = inner.now();
-                inner
-                    .state
-                    .borrow_mut()
-                    .session
-                    .handle_body(id, &bytes, now);
-                inner.observe(Traffic::Body {
-                    exchange: id.0,
-                    // OAuth responses (tokens, registrations) are never shown.
-                    bytes: if oauth {
-                        crate::proto::auth::secret::REDACTED.as_bytes().to_vec()
-                    } else {
-                        bytes
-                    },
-                });
-                pump(&inner);
+                // Observed before the session sees it: what it sends in answer comes after.
+                // OAuth responses (tokens, registrations) are never shown.
+                if inner.observer.is_some() {
+                    inner.observe(Traffic::Body {
+                        exchange: id.0,
+                        bytes: if oauth {
+                            crate::proto::auth::secret::REDACTED.as_bytes().to_vec()
+                        } else {
+                            bytes.clone()
+                        },
+                    });
+                }
+                feed(&inner, id, &bytes, pausable, &abort).await;
             }
             Ok(None) => {
                 inner.observe(Traffic::End {
@@ -622,7 +704,10 @@ impl Client {
                 progress: HashMap::new(),
                 notifications: VecDeque::new(),
                 dropped_notifications: 0,
+                gap: 0,
                 readers: Vec::new(),
+                consumers: 0,
+                paused: Vec::new(),
                 timer: None,
                 closed: false,
                 outputs: None,
@@ -856,15 +941,18 @@ impl Client {
             .set_header(name, value);
     }
 
-    /// The next notification (list changes, logging, progress, diagnostics, `Closed`); `None`
-    /// once the client is closed and the queue is drained.
-    pub fn next_notification(&self) -> NextNotification {
-        NextNotification {
+    /// A reader of the notifications (list changes, logging, progress, diagnostics, `Closed`).
+    /// While one is open, streams that carry only notifications pause when the queue is full
+    /// instead of losing items; items lost from other streams are reported as [`Notice::Gap`].
+    pub fn notifications(&self) -> NotificationReader {
+        self.inner.state.borrow_mut().consumers += 1;
+        NotificationReader {
             inner: self.inner.clone(),
         }
     }
 
-    /// How many notifications were dropped because nobody read them.
+    /// How many notifications were dropped because the queue was full (each one also reported
+    /// to the reader by a [`Notice::Gap`]).
     pub fn dropped_notifications(&self) -> u64 {
         self.inner.state.borrow().dropped_notifications
     }
@@ -888,17 +976,64 @@ impl Client {
     }
 }
 
-/// Future of [`Client::next_notification`].
+/// One item a [`NotificationReader`] yields.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// A session event (notification, progress, diagnostic, tool rejected, closed...).
+    Event(Event),
+    /// `dropped` items were lost at this point: the queue was full.
+    Gap {
+        /// How many.
+        dropped: u64,
+    },
+}
+
+/// An open reader of a client's notifications ([`Client::notifications`]); dropping it closes
+/// it (and un-pauses the streams it held back).
+pub struct NotificationReader {
+    inner: Rc<Inner>,
+}
+
+impl NotificationReader {
+    /// The next item; `None` once the client is closed and the queue is drained.
+    pub fn next(&self) -> NextNotification {
+        NextNotification {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl Drop for NotificationReader {
+    fn drop(&mut self) {
+        {
+            let mut st = self.inner.state.borrow_mut();
+            st.consumers = st.consumers.saturating_sub(1);
+        }
+        wake_paused(&self.inner);
+    }
+}
+
+/// Future of [`NotificationReader::next`].
 pub struct NextNotification {
     inner: Rc<Inner>,
 }
 
 impl Future for NextNotification {
-    type Output = Option<Event>;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Event>> {
+    type Output = Option<Notice>;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Notice>> {
         let mut st = self.inner.state.borrow_mut();
+        // Lost items were the oldest: the gap comes before everything still queued.
+        if st.gap > 0 {
+            let dropped = std::mem::take(&mut st.gap);
+            return Poll::Ready(Some(Notice::Gap { dropped }));
+        }
         if let Some(e) = st.notifications.pop_front() {
-            return Poll::Ready(Some(e));
+            let room = st.notifications.len() <= RESUME_AT;
+            drop(st);
+            if room {
+                wake_paused(&self.inner);
+            }
+            return Poll::Ready(Some(Notice::Event(e)));
         }
         if st.closed {
             return Poll::Ready(None);

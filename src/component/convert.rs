@@ -25,7 +25,7 @@ pub fn error(e: &ProtocolError) -> Error {
             message: message.clone(),
             data_json: data.as_ref().map(Value::to_string),
         }),
-        ProtocolError::HttpStatus { status, body } => ErrorKind::HttpStatus(HttpStatusError {
+        ProtocolError::HttpStatus { status, body, .. } => ErrorKind::HttpStatus(HttpStatusError {
             status: *status,
             body: body.clone(),
         }),
@@ -43,7 +43,7 @@ pub fn error(e: &ProtocolError) -> Error {
         ProtocolError::Cancelled => ErrorKind::Aborted,
         ProtocolError::Network(_) => ErrorKind::Network,
         ProtocolError::Cors(_) => ErrorKind::Cors,
-        ProtocolError::StreamDropped { attempts } => ErrorKind::StreamDropped(*attempts),
+        ProtocolError::StreamDropped { attempts, .. } => ErrorKind::StreamDropped(*attempts),
         ProtocolError::LegacyHttpSseServer { endpoint } => {
             ErrorKind::LegacyTransport(endpoint.clone())
         }

@@ -156,6 +156,7 @@ fn call_start(
     let opts = RequestOptions {
         timeout_ms: options.as_ref().and_then(|o| o.timeout_ms),
         progress: options.as_ref().and_then(|o| o.progress).unwrap_or(true),
+        ..RequestOptions::default()
     };
     Ok(Box::new(move |s: &mut Session, now| {
         s.request(

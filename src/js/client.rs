@@ -14,7 +14,8 @@ use super::convert::{
 };
 use super::glue;
 use crate::client::{
-    Client, ClientOptions, InputHandler, InputRequest, Pending, ProgressFn, Traffic, TrafficFn,
+    Client, ClientOptions, InputHandler, InputRequest, Notice, NotificationReader, Pending,
+    ProgressFn, Traffic, TrafficFn,
 };
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{Era, Event, ListKind, ProtocolChoice, RequestOptions, SessionConfig};
@@ -93,6 +94,14 @@ pub(super) fn session_config(url: &str, options: &JsValue) -> Result<SessionConf
     }
     if let Some(false) = get(options, "openGetStream").as_bool() {
         cfg.open_get_stream = false;
+    }
+    if let Some(n) = get_bytes(options, "maxEventBytes")? {
+        // A line is at most an event plus its field name: events hit their own limit first.
+        cfg.sse.max_event_bytes = n;
+        cfg.sse.max_line_bytes = n.saturating_add(64);
+    }
+    if let Some(n) = get_bytes(options, "maxBodyBytes")? {
+        cfg.max_json_bytes = n;
     }
     Ok(cfg)
 }
@@ -242,11 +251,26 @@ fn event_to_js(e: &Event) -> Value {
     }
 }
 
-/// Per-call options: `{signal?, onProgress?, timeoutMs?}`.
+/// A size option in bytes: a positive integer.
+fn get_bytes(options: &JsValue, key: &str) -> Result<Option<usize>, JsValue> {
+    let v = get(options, key);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n.is_finite() && n >= 1.0 && n.fract() == 0.0 => Ok(Some(n as usize)),
+        _ => Err(invalid_argument(&format!(
+            "{key} must be a positive whole number of bytes"
+        ))),
+    }
+}
+
+/// Per-call options: `{signal?, onProgress?, timeoutMs?, idempotent?}`.
 pub(super) struct CallOptions {
     signal: Option<web_sys::AbortSignal>,
     progress: Option<ProgressFn>,
     timeout_ms: Option<u64>,
+    idempotent: bool,
 }
 
 pub(super) fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
@@ -265,10 +289,17 @@ pub(super) fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
             },
         ) as ProgressFn
     });
+    let idempotent = match get(options, "idempotent") {
+        v if v.is_undefined() || v.is_null() => false,
+        v => v
+            .as_bool()
+            .ok_or_else(|| invalid_argument("idempotent must be a boolean"))?,
+    };
     Ok(CallOptions {
         signal,
         progress,
         timeout_ms: get_ms(options, "timeoutMs")?,
+        idempotent,
     })
 }
 
@@ -285,6 +316,7 @@ pub(super) async fn run_with(
     let ropts = RequestOptions {
         timeout_ms: opts.timeout_ms,
         progress: opts.progress.is_some(),
+        idempotent: opts.idempotent,
     };
     let pending = client.start_request(method, params, ropts, opts.progress);
     let _listener = opts
@@ -520,7 +552,7 @@ impl McpClient {
                     ListKind::Tools,
                     RequestOptions {
                         timeout_ms,
-                        progress: false,
+                        ..RequestOptions::default()
                     },
                 )
                 .await
@@ -672,12 +704,21 @@ impl McpClient {
     }
 
     /// Notifications as an async iterator: `{type: "notification" | "progress" | "diagnostic" |
-    /// "toolRejected" | "inputCancelled" | "closed", ...}`. Ends after the client closes.
+    /// "toolRejected" | "inputCancelled" | "closed" | "gap", ...}`. Ends after the client closes.
+    /// While it is open, the GET / listen streams pause when its queue is full; items lost from a
+    /// request's own stream are reported by a `gap` item.
     pub fn notifications(&self) -> JsValue {
         let stream = NotificationStream {
-            client: self.client.clone(),
+            reader: self.client.notifications(),
         };
         glue::wrap_stream(&JsValue::from(stream))
+    }
+
+    /// How many notifications were dropped because the queue was full (each loss is also a
+    /// `gap` item of `notifications()`).
+    #[wasm_bindgen(getter, js_name = droppedNotifications)]
+    pub fn dropped_notifications(&self) -> f64 {
+        self.client.dropped_notifications() as f64
     }
 
     /// Closes the session (2025 era: DELETE). Running calls fail with code `CLOSED`.
@@ -700,10 +741,11 @@ impl McpClient {
 }
 
 /// The source behind `notifications()`: the iterator the package returns calls `nextItem` and
-/// frees the stream when iteration ends, so nothing outlives the loop that reads it.
+/// frees the stream when iteration ends, so nothing outlives the loop that reads it (and the
+/// streams it held back read on).
 #[wasm_bindgen(skip_typescript)]
 pub struct NotificationStream {
-    client: Client,
+    reader: NotificationReader,
 }
 
 #[wasm_bindgen]
@@ -711,10 +753,11 @@ impl NotificationStream {
     /// The next notification, or `undefined` once the client is closed and drained.
     #[wasm_bindgen(js_name = nextItem)]
     pub fn next_item(&self) -> js_sys::Promise {
-        let client = self.client.clone();
+        let next = self.reader.next();
         future_to_promise(async move {
-            Ok(match client.next_notification().await {
-                Some(e) => to_js(&event_to_js(&e)),
+            Ok(match next.await {
+                Some(Notice::Event(e)) => to_js(&event_to_js(&e)),
+                Some(Notice::Gap { dropped }) => to_js(&json!({"type": "gap", "dropped": dropped})),
                 None => JsValue::UNDEFINED,
             })
         })

@@ -33,13 +33,41 @@ pub fn invalid_argument(message: &str) -> JsValue {
 /// The JS `McpError` for a core error: a stable `code`, the message, and the details
 /// (`rpcCode` and `data` of a JSON-RPC error, `status` of an HTTP error, ...).
 pub fn error_to_js(e: &ProtocolError) -> JsValue {
-    let details = match e {
+    glue::make_mcp_error(e.code(), &e.to_string(), &to_js(&error_details(e)))
+}
+
+/// A core error as plain JSON: `{code, message}` and its details, as `McpError` carries them.
+pub fn error_json(e: &ProtocolError) -> Value {
+    let mut v = match error_details(e) {
+        Value::Object(m) => Value::Object(m),
+        _ => json!({}),
+    };
+    v["code"] = json!(e.code());
+    v["message"] = json!(e.to_string());
+    v
+}
+
+/// The details of a core error (`rpcCode` and `data` of a JSON-RPC error, `status` of an HTTP
+/// error, ...); `null` when it has none.
+fn error_details(e: &ProtocolError) -> Value {
+    match e {
         ProtocolError::Rpc {
             code,
             message,
             data,
         } => json!({"rpcCode": code, "rpcMessage": message, "data": data}),
-        ProtocolError::HttpStatus { status, body } => json!({"status": status, "body": body}),
+        ProtocolError::HttpStatus {
+            status,
+            body,
+            retry_after_ms,
+        } => json!({"status": status, "body": body, "retryAfterMs": retry_after_ms}),
+        ProtocolError::StreamDropped {
+            attempts,
+            may_have_run,
+        } => json!({"attempts": attempts, "mayHaveRun": may_have_run}),
+        ProtocolError::EventTooLarge { limit } | ProtocolError::BodyTooLarge { limit } => {
+            json!({"limit": limit})
+        }
         ProtocolError::Unauthorized {
             status,
             www_authenticate,
@@ -61,8 +89,7 @@ pub fn error_to_js(e: &ProtocolError) -> JsValue {
         }
         ProtocolError::Auth(a) => auth_details(a),
         _ => Value::Null,
-    };
-    glue::make_mcp_error(e.code(), &e.to_string(), &to_js(&details))
+    }
 }
 
 /// The details of an authorization error: `refused` (a deliberate security refusal), and what

@@ -11,7 +11,8 @@ export type JsonObject = { [key: string]: Json | undefined };
 export type McpErrorCode =
   | "RPC" | "HTTP_STATUS" | "UNAUTHORIZED" | "TIMEOUT" | "ABORTED" | "NETWORK" | "CORS"
   | "STREAM_DROPPED" | "LEGACY_TRANSPORT" | "UNSUPPORTED_VERSION" | "NOT_CONNECTED" | "CLOSED"
-  | "TOOL_REJECTED" | "OUTPUT_SCHEMA" | "CONFIG" | "INVALID_ARGUMENT" | "PROTOCOL"
+  | "TOOL_REJECTED" | "OUTPUT_SCHEMA" | "CONFIG" | "INVALID_ARGUMENT" | "EVENT_TOO_LARGE"
+  | "BODY_TOO_LARGE" | "PROTOCOL"
   | "CONFIG_FIELD" | "UNDEFINED_VARIABLE" | "CONFIG_TRANSPORT" | "DUPLICATE_SERVER" | "DENIED"
   | "NOT_ALLOWED" | "STDIO_UNSUPPORTED" | "RETRY_BUDGET" | "UNKNOWN_SERVER" | "UNKNOWN_TOOL"
   | "INVALID_TOOL" | "TOOL_CHANGED" | "CIRCUIT_OPEN" | "INVALID_OPTION"
@@ -41,6 +42,24 @@ export interface McpError extends Error {
   status?: number;
   body?: string;
   wwwAuthenticate?: string;
+  /**
+   * For HTTP_STATUS after a 429 or 503: the delay the server's `Retry-After` asked for. The
+   * request was retried after each such delay (at most 3 times) unless the delay would have
+   * passed its deadline. (A browser can read `Retry-After` cross-origin only if the server lists
+   * it in `Access-Control-Expose-Headers`.)
+   */
+  retryAfterMs?: number;
+  /**
+   * For STREAM_DROPPED: the server accepted a request that executes something (a tool call)
+   * before its response stream broke, so it may have run. Such a request is sent again only when
+   * it is known to be safe: the tool is annotated `idempotentHint` or `readOnlyHint`, or the call
+   * passed `idempotent: true`.
+   */
+  mayHaveRun?: boolean;
+  /** For STREAM_DROPPED: how often the request was re-issued or resumed. */
+  attempts?: number;
+  /** For EVENT_TOO_LARGE and BODY_TOO_LARGE: the limit in bytes. */
+  limit?: number;
   /** For TIMEOUT: the limit that fired and whether it was the total limit. */
   afterMs?: number;
   total?: boolean;
@@ -156,6 +175,14 @@ export interface ConnectOptions {
   capabilities?: JsonObject;
   /** 2025 era: open the optional GET stream (default true). */
   openGetStream?: boolean;
+  /**
+   * Largest event of a response's event stream, in bytes of data (default 8388608, 8 MiB). A
+   * larger event fails its request at once with `EVENT_TOO_LARGE` (never re-issued) and the
+   * response is no longer read.
+   */
+  maxEventBytes?: number;
+  /** Largest JSON response body, in bytes (default 16777216, 16 MiB); beyond it `BODY_TOO_LARGE`. */
+  maxBodyBytes?: number;
   /** Answers elicitation (2025 server requests and 2026 MRTR rounds). `extra.defaults` pre-populates the form; defaults of fields left out are applied to an accepted result. */
   onElicitation?: (params: ElicitRequestParams, extra: { defaults: JsonObject }) => ElicitResult | Promise<ElicitResult>;
   onSampling?: (params: CreateMessageParams) => CreateMessageResult | Promise<CreateMessageResult>;
@@ -175,8 +202,16 @@ export interface Progress { progress: number; total: number | null; message: str
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Progress of the request; after a re-issue (see `idempotent`) the new attempt's progress starts again. */
   onProgress?: (progress: Progress) => void;
   timeoutMs?: number;
+  /**
+   * The call is safe to run twice: if its response stream breaks and cannot be resumed (every
+   * 2026-07-28 stream; a 2025 stream without event ids), it is sent once more. Without it a tool
+   * call is re-sent only when the tool is annotated `idempotentHint` or `readOnlyHint`; otherwise
+   * it fails with `STREAM_DROPPED` and `mayHaveRun: true`.
+   */
+  idempotent?: boolean;
 }
 
 /** Hints from the server (untrusted); servers may send more keys than these. */
@@ -202,7 +237,9 @@ export type Notification =
   | { type: "connected"; server: JsonObject }
   | { type: "inputCancelled"; input: number }
   | { type: "signedIn"; issuer: string; scope: string | null; expiresAt: number | null; tokenType: "Bearer" | "DPoP" }
-  | { type: "closed" };
+  | { type: "closed" }
+  /** `dropped` items were lost here: the queue (1024 items) was full while a request's own stream delivered more. */
+  | { type: "gap"; dropped: number };
 
 export class McpClient {
   private constructor();
@@ -238,7 +275,15 @@ export class McpClient {
   complete(ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string }, argument: { name: string; value: string }, context?: { arguments?: Record<string, string> }): Promise<{ completion: { values: string[]; total?: number; hasMore?: boolean } }>;
   request(method: string, params?: JsonObject, options?: CallOptions): Promise<JsonObject>;
   subscribe(filter: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean; resourceSubscriptions?: string[] }, options?: { signal?: AbortSignal }): Promise<JsonObject | null>;
+  /**
+   * Notifications as an async iterator. While it is open (until `return()` or a `break` out of
+   * `for await`), the 2025 GET stream and `subscribe()` streams stop being read when its queue is
+   * full, so nothing from them is lost; items lost from a request's own stream (which is never
+   * paused) are reported by a `gap` item.
+   */
   notifications(): AsyncIterableIterator<Notification>;
+  /** How many notifications were lost because the queue was full (see the `gap` item). */
+  readonly droppedNotifications: number;
   close(): Promise<void>;
 }
 
@@ -322,8 +367,17 @@ export interface OpenAiTool { type: "function"; function: { name: string; descri
 export interface OpenAiResponsesTool { type: "function"; name: string; description: string; parameters: JsonObject }
 export interface AnthropicTool { name: string; description: string; input_schema: JsonObject }
 
-/** A tool result as an LLM reads it: one text block; `raw` is the server's result. */
-export interface FlatToolResult { content: [{ type: "text"; text: string }]; isError: boolean; raw?: CallToolResult }
+/**
+ * A tool result as an LLM reads it: one text block; `raw` is the server's result. When the call
+ * failed (rather than the tool), `error` says how, with the code and details an `McpError` would
+ * carry (and the pool's own: `NOT_CONNECTED`, `CIRCUIT_OPEN`, `UNKNOWN_TOOL`, `TOOL_CHANGED`).
+ */
+export interface FlatToolResult {
+  content: [{ type: "text"; text: string }];
+  isError: boolean;
+  raw?: CallToolResult;
+  error?: { code: McpErrorCode; message: string; status?: number; retryAfterMs?: number; mayHaveRun?: boolean; [key: string]: Json | undefined };
+}
 
 export class McpPool {
   free(): void;

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::client::{call_options, client_options, run_with, session_config};
-use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, to_js};
+use super::convert::{error_json, error_to_js, from_js, get, get_fn, invalid_argument, to_js};
 use crate::client::timer::Timer;
 use crate::client::Client;
 use crate::pool::{
@@ -401,19 +401,22 @@ impl McpPool {
                     Ok((server, tool)) => match st.breakers.try_call(&name, now) {
                         Ok(()) => match st.clients.get(&server) {
                             Some(c) => Ok((c.clone(), tool)),
-                            None => Err(format!("server {server:?} is not connected")),
+                            None => Err((
+                                "NOT_CONNECTED",
+                                format!("server {server:?} is not connected"),
+                            )),
                         },
-                        Err(e) => Err(e.to_string()),
+                        Err(e) => Err((e.code(), e.to_string())),
                     },
-                    Err(e) => Err(e.to_string()),
+                    Err(e) => Err((e.code(), e.to_string())),
                 }
             };
             let (client, tool) = match routed {
                 Ok(x) => x,
-                Err(message) => {
-                    return Ok(to_js(
-                        &crate::tools::adapt::FlatResult::error(message).to_call_result(),
-                    ))
+                Err((code, message)) => {
+                    let mut r = crate::tools::adapt::FlatResult::error(&message).to_call_result();
+                    r["error"] = json!({"code": code, "message": message});
+                    return Ok(to_js(&r));
                 }
             };
             let outcome = run_with(
@@ -435,8 +438,14 @@ impl McpPool {
                     r["raw"] = v.clone();
                     r
                 }
-                Err(e) => crate::tools::adapt::FlatResult::error(format!("the call failed: {e}"))
-                    .to_call_result(),
+                Err(e) => {
+                    let mut r =
+                        crate::tools::adapt::FlatResult::error(format!("the call failed: {e}"))
+                            .to_call_result();
+                    // The typed error, for hosts that act on it (retry, re-authenticate, ...).
+                    r["error"] = error_json(e);
+                    r
+                }
             };
             Ok(to_js(&flat))
         })

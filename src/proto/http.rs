@@ -36,6 +36,8 @@ pub mod names {
     pub const LAST_EVENT_ID: &str = "last-event-id";
     /// `Retry-After`.
     pub const RETRY_AFTER: &str = "retry-after";
+    /// `Date` (what a `Retry-After` HTTP-date is measured against).
+    pub const DATE: &str = "date";
     /// `Location` (OAuth redirects read with `redirect: "manual"`).
     pub const LOCATION: &str = "location";
     /// `Cache-Control` (sent as `no-cache` on 2025-era GET streams).

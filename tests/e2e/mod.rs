@@ -27,6 +27,13 @@ pub fn py_admin() -> String {
         option_env!("MCP_EDGE_PY2026_ADMIN_URL"),
     )
 }
+/// The Python server with `--fault-tools` (`sleep_tracked`, `count_*`, `/admin/tracked`).
+pub fn py_faults() -> String {
+    url(
+        "MCP_EDGE_PYFAULTS_URL",
+        option_env!("MCP_EDGE_PYFAULTS_URL"),
+    )
+}
 pub fn fixture() -> String {
     url("MCP_EDGE_FIXTURE_URL", option_env!("MCP_EDGE_FIXTURE_URL"))
 }

@@ -19,6 +19,8 @@ pub enum End {
     Broken,
     /// The stream stays open; the test pushes more later.
     Open,
+    /// Nothing arrives, not even the head, until the test calls [`Pair::release`].
+    Held,
 }
 
 /// A scripted response.
@@ -110,6 +112,10 @@ impl Reply {
         self.end = End::Broken;
         self
     }
+    pub fn held(mut self) -> Reply {
+        self.end = End::Held;
+        self
+    }
 }
 
 /// The parsed body of a request (None for GET/DELETE).
@@ -168,11 +174,13 @@ pub struct Pair<F: FnMut(&HttpRequest) -> Reply> {
     pub dpop_jwk: Value,
     /// Hold storage reads back (to test waiting for them); `held` are the keys asked for.
     pub hold_loads: bool,
-    pub held: Vec<String>,
+    pub held_loads: Vec<String>,
     /// Refresh locks asked for and released; `hold_locks` leaves them ungranted.
     pub locks: Vec<String>,
     pub unlocks: Vec<String>,
     pub hold_locks: bool,
+    /// Replies held back entirely ([`Reply::held`]), in order.
+    pub held: Vec<(ExchangeId, Reply)>,
 }
 
 impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
@@ -190,10 +198,11 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
             entropy_counter: 0,
             dpop_jwk: json!({"kty": "EC", "crv": "P-256", "x": "test-x", "y": "test-y"}),
             hold_loads: false,
-            held: vec![],
+            held_loads: vec![],
             locks: vec![],
             unlocks: vec![],
             hold_locks: false,
+            held: vec![],
         }
     }
 
@@ -204,7 +213,7 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
         match a {
             AuthEvent::Load { key } => {
                 if self.hold_loads {
-                    self.held.push(key.clone());
+                    self.held_loads.push(key.clone());
                 } else {
                     let v = self.storage.get(key).cloned();
                     self.session.handle_auth_loaded(key, v.as_deref(), now);
@@ -244,7 +253,7 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
     /// Answers the storage reads held back by `hold_loads`.
     pub fn release_loads(&mut self) {
         self.hold_loads = false;
-        for key in std::mem::take(&mut self.held) {
+        for key in std::mem::take(&mut self.held_loads) {
             let v = self.storage.get(&key).cloned();
             self.session
                 .handle_auth_loaded(&key, v.as_deref(), self.now);
@@ -289,6 +298,10 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
     }
 
     fn deliver(&mut self, ex: ExchangeId, reply: Reply) {
+        if reply.end == End::Held {
+            self.held.push((ex, reply));
+            return;
+        }
         let now = self.now;
         if reply.network_error {
             self.session.handle_failure(
@@ -317,7 +330,21 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
                 now,
             ),
             End::Open => self.open.push(ex),
+            End::Held => {}
         }
+    }
+
+    /// Delivers the held reply of `ex` (its body ends cleanly).
+    pub fn release(&mut self, ex: ExchangeId) {
+        let at = self
+            .held
+            .iter()
+            .position(|(x, _)| *x == ex)
+            .expect("no held reply");
+        let (_, mut reply) = self.held.remove(at);
+        reply.end = End::Clean;
+        self.deliver(ex, reply);
+        self.pump();
     }
 
     /// Pushes bytes on an open stream.
@@ -413,4 +440,16 @@ pub fn discover_result() -> Value {
         "instructions": "be nice",
         "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "1.0"}}
     })
+}
+
+/// `key` of every item of the array `list` in a list result (e.g. the names of `tools`).
+pub fn members(result: &Value, list: &str, key: &str) -> Vec<String> {
+    result[list]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|item| item[key].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -31,7 +31,7 @@ const CLIENT_MEMBERS: Record<keyof M.McpClient, true> = {
   free: true, snapshot: true, serverInfo: true, protocolVersion: true, era: true, instructions: true,
   capabilities: true, sessionId: true, listTools: true, getTool: true, callTool: true, listResources: true,
   listResourceTemplates: true, readResource: true, listPrompts: true, getPrompt: true, complete: true,
-  request: true, subscribe: true, notifications: true, close: true,
+  request: true, subscribe: true, notifications: true, droppedNotifications: true, close: true,
 };
 /** Every instance member of McpPool. */
 const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
@@ -41,6 +41,7 @@ const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
 /** Every event the declarations promise; each must be emitted during the run. */
 const NOTIFICATION_TYPES: Record<M.Notification["type"], true> = {
   notification: true, progress: true, diagnostic: true, toolRejected: true, connected: true, inputCancelled: true, closed: true,
+  gap: true,
 };
 const POOL_EVENT_TYPES: Record<M.PoolEvent["type"], true> = { state: true, attemptAborted: true };
 const TRAFFIC_TYPES: Record<M.TrafficRecord["type"], true> = { request: true, head: true, body: true, end: true };
@@ -150,6 +151,8 @@ function connectOptions(where: string, protocol: M.ProtocolChoice, elicit?: M.Co
     clientInfo: { name: "mcp-edge-typed-program", version: "1.0.0", title: "typed program" },
     capabilities: { experimental: { typedProgram: {} } },
     openGetStream: true,
+    maxEventBytes: 8 << 20,
+    maxBodyBytes: 16 << 20,
     onElicitation:
       elicit ??
       ((params: M.ElicitRequestParams, extra: { defaults: M.JsonObject }): M.ElicitResult => {
@@ -208,6 +211,7 @@ function callOptions(where: string, signal: AbortSignal): Required<M.CallOptions
       observe("M.Progress", `${where} onProgress`, p);
     },
     timeoutMs: 60_000,
+    idempotent: false,
   };
 }
 
@@ -367,6 +371,42 @@ async function pythonLegacyClient(): Promise<void> {
   client.free();
 }
 
+/**
+ * The fixture's misbehaving 2026 endpoint: the typed errors of faults (an oversized event, a
+ * stream that breaks after the server took a tool call, 429 with Retry-After until the retries
+ * are used up), and a `gap` item where a request's own stream overflowed the notification queue.
+ */
+async function faultyServer(): Promise<void> {
+  const where = "McpClient (fixture, faults)";
+  const client = tracked("client", await api.McpClient.connect(`${FIXTURE}/mcp-faulty`, { maxEventBytes: 4096, maxBodyBytes: 1 << 20 }), true);
+  const big = await rejection(`${where} callTool oversized`, client.callTool("oversized", { tag: `typed-${Date.now()}` }));
+  check(big === "EVENT_TOO_LARGE", `${where}: an event over maxEventBytes is EVENT_TOO_LARGE (got ${big})`);
+  const dropped = await rejection(`${where} callTool drop_me`, client.callTool("drop_me", {}, { idempotent: false }));
+  check(dropped === "STREAM_DROPPED", `${where}: a broken stream is STREAM_DROPPED (got ${dropped})`);
+  const throttled = await rejection(`${where} callTool throttled`, client.callTool("throttled", { key: `typed-${Date.now()}`, times: 100 }));
+  check(throttled === "HTTP_STATUS", `${where}: 429 after the retries is HTTP_STATUS (got ${throttled})`);
+
+  const it: AsyncIterableIterator<M.Notification> = client.notifications();
+  for (;;) {
+    // Empty the queue of what the listing reported (the broken_schema diagnostic).
+    const next = await Promise.race([it.next(), sleep(300).then(() => null)]);
+    if (next === null) break;
+  }
+  // 2000 progress notifications in one write, while nobody reads the iterator: it overflows.
+  const burst = await client.callTool("progress_burst", { count: 2000 }, { onProgress: () => {} });
+  observe("M.CallToolResult", `${where} callTool progress_burst`, burst);
+  const first = await it.next();
+  observe("M.Notification", `${where} notifications() after the burst`, first.value);
+  if (!first.done && first.value.type === "gap") emitted.add("notification:gap");
+  check(!first.done && first.value.type === "gap" && first.value.dropped > 0, `${where}: the overflow is a gap item first`);
+  const lost: number = client.droppedNotifications;
+  observe("number", `${where} droppedNotifications`, lost);
+  check(lost > 0, `${where}: droppedNotifications counts the loss`);
+  await it.return?.();
+  await client.close();
+  client.free();
+}
+
 async function clientErrors(): Promise<void> {
   const where = "McpClient.connect errors";
   const bad = await rejection(`${where} (ftp URL)`, () => api.McpClient.connect("ftp://example/mcp"));
@@ -486,6 +526,7 @@ async function pool(): Promise<void> {
 
 async function main(): Promise<void> {
   await clientErrors();
+  await faultyServer();
   await everythingClient();
   await pythonModernClient();
   await pythonLegacyClient();

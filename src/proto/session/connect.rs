@@ -219,6 +219,10 @@ impl Session {
     }
 
     pub(super) fn connect_failed(&mut self, op: OpId, failure: Failure, now: u64) {
+        // 429 / 503 with Retry-After: the same step again after the delay, within the deadline.
+        if self.retried_after(op, &failure, now) {
+            return;
+        }
         let Some(o) = self.ops.get(&op) else { return };
         let OpKind::Connect { step, .. } = &o.kind else {
             return;
@@ -271,7 +275,7 @@ impl Session {
                 self.drive_connect(op, now)
             }
             (ConnectStep::Discover, Failure::Http { status, .. })
-                if auto && (400..500).contains(status) && *status != 401 && *status != 403 =>
+                if auto && (400..500).contains(status) && !matches!(status, 401 | 403 | 429) =>
             {
                 self.set_step(op, ConnectStep::Initialize, Some(LEGACY_VERSIONS[0].into()));
                 self.drive_connect(op, now)
@@ -326,6 +330,7 @@ impl Session {
             None => saved.unwrap_or(ProtocolError::HttpStatus {
                 status: 400,
                 body: String::new(),
+                retry_after_ms: None,
             }),
         };
         self.connect_failed_with(op, e, now)

@@ -21,12 +21,16 @@ pub enum ProtocolError {
         /// The data member, when present.
         data: Option<Value>,
     },
-    /// The server answered with an HTTP error status and no JSON-RPC error.
+    /// The server answered with an HTTP error status and no JSON-RPC error (429 and 503 always
+    /// end here, whatever their body).
     HttpStatus {
         /// The status.
         status: u16,
         /// The start of the body (at most 4 KiB).
         body: String,
+        /// The delay the last response's `Retry-After` asked for (429 and 503), when it had one:
+        /// the retries are used up or the delay would pass the request's deadline.
+        retry_after_ms: Option<u64>,
     },
     /// 401 or 403: the server wants (other) credentials.
     Unauthorized {
@@ -52,6 +56,10 @@ pub enum ProtocolError {
     StreamDropped {
         /// How many times the request was re-issued or resumed before giving up.
         attempts: u32,
+        /// The server accepted a request that executes something (a `tools/call` or another
+        /// method outside the read-only set) before the stream broke: it may have run. Such a
+        /// request is re-issued only when it is known to be idempotent.
+        may_have_run: bool,
     },
     /// A message could not be decoded.
     InvalidMessage(JsonRpcError),
@@ -66,6 +74,12 @@ pub enum ProtocolError {
     /// A JSON body was larger than the configured limit.
     BodyTooLarge {
         /// The limit.
+        limit: usize,
+    },
+    /// An event (or a line) of a response's event stream was larger than the configured limit:
+    /// the response was abandoned at once and the request is not re-issued.
+    EventTooLarge {
+        /// The limit, in bytes.
         limit: usize,
     },
     /// A success response with a content type the client cannot read.
@@ -138,6 +152,8 @@ impl ProtocolError {
             ProtocolError::InvalidConfig(_) => "CONFIG",
             ProtocolError::OutputSchemaMismatch { .. } => "OUTPUT_SCHEMA",
             ProtocolError::Auth(e) => e.code(),
+            ProtocolError::EventTooLarge { .. } => "EVENT_TOO_LARGE",
+            ProtocolError::BodyTooLarge { .. } => "BODY_TOO_LARGE",
             _ => "PROTOCOL",
         }
     }
@@ -147,10 +163,20 @@ impl fmt::Display for ProtocolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProtocolError::Rpc { code, message, .. } => write!(f, "server error {code}: {message}"),
-            ProtocolError::HttpStatus { status, body } if body.is_empty() => {
-                write!(f, "HTTP {status}")
+            ProtocolError::HttpStatus {
+                status,
+                body,
+                retry_after_ms,
+            } => {
+                write!(f, "HTTP {status}")?;
+                if !body.is_empty() {
+                    write!(f, ": {body}")?;
+                }
+                match retry_after_ms {
+                    Some(ms) => write!(f, " (the server asked to retry after {ms} ms)"),
+                    None => Ok(()),
+                }
             }
-            ProtocolError::HttpStatus { status, body } => write!(f, "HTTP {status}: {body}"),
             ProtocolError::Unauthorized {
                 status,
                 www_authenticate,
@@ -176,11 +202,21 @@ impl fmt::Display for ProtocolError {
             ProtocolError::Cancelled => f.write_str("request cancelled"),
             ProtocolError::Network(m) => write!(f, "network error: {m}"),
             ProtocolError::Cors(m) => write!(f, "blocked by CORS: {m}"),
-            ProtocolError::StreamDropped { attempts } => {
-                write!(
-                    f,
-                    "response stream ended before the response (after {attempts} retries)"
-                )
+            ProtocolError::StreamDropped {
+                attempts,
+                may_have_run,
+            } => {
+                f.write_str("response stream ended before the response")?;
+                if *may_have_run {
+                    f.write_str(" after the server accepted the request: it may have run")?;
+                }
+                match (attempts, may_have_run) {
+                    (0, true) => f.write_str(
+                        "; not sent again (mark a call that is safe to repeat as idempotent)",
+                    ),
+                    (0, false) => Ok(()),
+                    (n, _) => write!(f, " (after {n} retries)"),
+                }
             }
             ProtocolError::InvalidMessage(e) => write!(f, "invalid JSON-RPC message: {e}"),
             ProtocolError::StdoutNotJsonRpc { line } => write!(
@@ -191,6 +227,11 @@ impl fmt::Display for ProtocolError {
             ProtocolError::BodyTooLarge { limit } => {
                 write!(f, "response body exceeds the {limit}-byte limit")
             }
+            ProtocolError::EventTooLarge { limit } => write!(
+                f,
+                "an event of the response stream exceeds the {limit}-byte limit; the response \
+                 was abandoned"
+            ),
             ProtocolError::UnexpectedContentType(c) => {
                 write!(f, "unexpected response content type {c:?}")
             }

@@ -67,6 +67,8 @@ pub(super) enum Failure {
         dpop_nonce: Option<String>,
         /// The credentials generation the request was sent with.
         auth_gen: u64,
+        /// 429 and 503: the delay `Retry-After` asked for, when readable.
+        retry_after_ms: Option<u64>,
     },
     /// The stream ended or broke before the response; `resume_from` is the last event id seen.
     Dropped {
@@ -94,8 +96,20 @@ impl Failure {
                 status: s,
                 www_authenticate,
             },
-            Failure::Http { status, body, .. } => ProtocolError::HttpStatus { status, body },
-            Failure::Dropped { .. } => ProtocolError::StreamDropped { attempts },
+            Failure::Http {
+                status,
+                body,
+                retry_after_ms,
+                ..
+            } => ProtocolError::HttpStatus {
+                status,
+                body,
+                retry_after_ms,
+            },
+            Failure::Dropped { .. } => ProtocolError::StreamDropped {
+                attempts,
+                may_have_run: false,
+            },
             Failure::Fatal(e) => e,
         }
     }
@@ -167,7 +181,8 @@ impl Session {
             if initializing && matches!(kind, ResponseKind::Json | ResponseKind::EventStream) {
                 match sid {
                     Some(s) if !s.is_empty() && s.bytes().all(|b| (0x21..=0x7e).contains(&b)) => {
-                        self.session_id = Some(s)
+                        self.session_id = Some(s);
+                        self.session_gen += 1;
                     }
                     Some(_) => {
                         let op = *op;
@@ -209,18 +224,24 @@ impl Session {
             (_, ResponseKind::Accepted) => {}
             (Purpose::GetStream, ResponseKind::HttpError { status }) => {
                 let ex = self.exchanges.remove(&id);
-                let head = ex.as_ref().and_then(|e| e.head.as_ref());
+                let head = ex.as_ref().and_then(|e| e.head.clone());
+                let retry = head.as_ref().and_then(|h| self.retry_after(h, now));
                 if self.auth.is_some() && (status == 401 || status == 403) {
                     let www = head
+                        .as_ref()
                         .and_then(|h| h.header(names::WWW_AUTHENTICATE))
                         .map(str::to_string);
                     let nonce = head
+                        .as_ref()
                         .and_then(|h| h.header(crate::proto::auth::jose::DPOP_NONCE_HEADER))
                         .map(str::to_string);
                     let generation = ex.as_ref().map_or(0, |e| e.auth_gen);
                     self.get_stream_unauthorized(status, www, nonce, generation, now);
                 } else {
-                    self.get_stream_refused(status, now);
+                    match (status, retry) {
+                        (429 | 503, Some(delay)) => self.get_stream_throttled(delay, now),
+                        _ => self.get_stream_refused(status, now),
+                    }
                 }
             }
             (Purpose::LegacyProbe { op }, k) if k != ResponseKind::EventStream => {
@@ -269,6 +290,20 @@ impl Session {
                 for item in out {
                     match item {
                         Ok(ev) => self.handle_sse_event(id, ev, now),
+                        Err(
+                            sse::SseError::EventTooLarge { limit }
+                            | sse::SseError::LineTooLong { limit },
+                        ) => {
+                            // Never buffer the rest of an oversized event or re-issue its
+                            // request: stop reading (the transport cancels the body) and fail.
+                            let purpose = self.exchanges.get(&id).map(|x| x.purpose.clone());
+                            self.abort_exchange(id);
+                            if let Some(purpose) = purpose {
+                                let e = ProtocolError::EventTooLarge { limit };
+                                self.exchange_failed(&purpose, Failure::Fatal(e), now);
+                            }
+                            return;
+                        }
                         Err(e) => self.events.push_back(Event::Diagnostic {
                             message: format!("dropped an invalid SSE event: {e:?}"),
                         }),
@@ -339,8 +374,12 @@ impl Session {
                     .as_ref()
                     .and_then(|h| h.header(names::WWW_AUTHENTICATE))
                     .map(str::to_string);
+                let retry_after_ms = ex.head.as_ref().and_then(|h| self.retry_after(h, now));
                 let failure = match error_from_body(&ex.body) {
-                    Some(error) if status != 401 && status != 403 => Failure::Rpc { error, status },
+                    // 429 and 503 refuse the request at the HTTP level whatever the body says.
+                    Some(error) if !matches!(status, 401 | 403 | 429 | 503) => {
+                        Failure::Rpc { error, status }
+                    }
                     _ => Failure::Http {
                         status,
                         body: body_text(&ex.body),
@@ -351,6 +390,7 @@ impl Session {
                             .and_then(|h| h.header(crate::proto::auth::jose::DPOP_NONCE_HEADER))
                             .map(str::to_string),
                         auth_gen: ex.auth_gen,
+                        retry_after_ms,
                     },
                 };
                 self.exchange_failed(&ex.purpose, failure, now);
@@ -395,6 +435,14 @@ impl Session {
                 self.exchange_failed(&ex.purpose, Failure::Fatal(ProtocolError::Cors(m)), now)
             }
         }
+    }
+
+    /// The delay a 429 or 503 response's `Retry-After` asks for (RFC 9110 § 10.2.3).
+    fn retry_after(&self, head: &ResponseHead, now: u64) -> Option<u64> {
+        if !matches!(head.status, 429 | 503) {
+            return None;
+        }
+        super::retry_after::delay_ms(head, self.wall_ms(now))
     }
 
     fn note_stream_position(&mut self, id: ExchangeId, last_id: &str, retry: Option<u64>) {
@@ -653,6 +701,25 @@ impl Session {
                 self.get_stream = None;
             }
         }
+    }
+
+    /// The GET stream was refused with 429 or 503 and a `Retry-After`: reopen it after that delay
+    /// (capped like any reconnect delay), counted against the reconnect budget.
+    fn get_stream_throttled(&mut self, delay: u64, now: u64) {
+        let policy = self.cfg.reconnect;
+        let Some(g) = self.get_stream.as_mut() else {
+            return;
+        };
+        g.exchange = None;
+        g.failures += 1;
+        if g.failures > policy.max_attempts {
+            self.get_stream = None;
+            self.events.push_back(Event::Diagnostic {
+                message: "gave up on the GET stream: the server kept refusing it (429/503)".into(),
+            });
+            return;
+        }
+        g.reconnect_at = Some(now + delay.min(policy.max_delay_ms));
     }
 
     pub(super) fn schedule_get_reconnect(&mut self, delivered: bool, now: u64) {

@@ -28,6 +28,7 @@ mod error;
 mod exchange;
 mod legacy;
 mod request;
+mod retry_after;
 mod snapshot;
 mod stdio;
 mod types;
@@ -86,7 +87,10 @@ struct ListState {
     kind: ListKind,
     items: Vec<Value>,
     cursor: Option<String>,
+    /// Cursors already followed.
     seen: HashSet<String>,
+    /// Names (uris for resources) already listed.
+    keys: HashSet<String>,
     pages: usize,
 }
 
@@ -128,6 +132,10 @@ struct Op {
     resume_from: Option<String>,
     retry_ms: Option<u64>,
     attempts: u32,
+    /// Sends repeated after a 429 or 503 with `Retry-After`.
+    throttle_retries: u32,
+    /// The caller declared the request safe to run twice ([`RequestOptions::idempotent`]).
+    idempotent: bool,
     /// 2025-era server requests of this op that wait for the user (pause the inactivity timeout).
     user_inputs_open: u32,
     /// Authorization flows this op waited for (bounded by the auth config's `max_attempts`).
@@ -140,6 +148,8 @@ struct Op {
     header_retry_used: bool,
     version_retry_used: bool,
     session_retry_used: bool,
+    /// 2025 era: the session (its [`Session::session_gen`]) the op's request was last sent in.
+    session_gen: u64,
 }
 
 /// Where the answer to an input goes.
@@ -170,6 +180,9 @@ pub struct Session {
     version: String,
     server: Option<ServerInfo>,
     session_id: Option<String>,
+    /// 2025 era: counts the sessions `initialize` opened, so a 404 for a request of an older
+    /// session is told from the end of the current one.
+    session_gen: u64,
     next_op: u64,
     next_exchange: u64,
     next_rpc: i64,
@@ -185,6 +198,9 @@ pub struct Session {
     cache: ResultCache,
     tool_headers: HashMap<String, Vec<ParamHeader>>,
     rejected_tools: HashMap<String, HeaderError>,
+    /// Tools whose annotations say a second run does no harm (`idempotentHint` or
+    /// `readOnlyHint`), from the last tool list: a broken stream may re-issue their calls.
+    repeatable_tools: HashSet<String>,
     tools_listed: bool,
     get_stream: Option<GetStream>,
     rng: u64,
@@ -200,6 +216,8 @@ pub struct Session {
     auth_waiters: Vec<OpId>,
     /// The 2025-era GET stream was refused for credentials: reopen it after the flow.
     get_after_auth: bool,
+    /// Unix time minus session time, in ms, when the driver passed the wall clock in.
+    wall_offset: Option<i128>,
 }
 
 impl Session {
@@ -220,6 +238,7 @@ impl Session {
             version: types::MODERN_VERSION.into(),
             server: None,
             session_id: None,
+            session_gen: 0,
             next_op: 1,
             next_exchange: 1,
             next_rpc: 1,
@@ -235,6 +254,7 @@ impl Session {
             cache: ResultCache::default(),
             tool_headers: HashMap::new(),
             rejected_tools: HashMap::new(),
+            repeatable_tools: HashSet::new(),
             tools_listed: false,
             get_stream: None,
             rng,
@@ -245,6 +265,7 @@ impl Session {
             auth,
             auth_waiters: Vec::new(),
             get_after_auth: false,
+            wall_offset: (cfg.unix_epoch_ms > 0).then_some(cfg.unix_epoch_ms as i128),
             cfg,
         };
         session.pump_auth(0);
@@ -285,6 +306,20 @@ impl Session {
     pub fn pending_ops(&self) -> usize {
         self.ops.len()
     }
+    /// Whether exchange `id` only carries notifications for the client at large (the 2025-era
+    /// GET stream, a 2026-era `subscriptions/listen` stream) and no response an operation waits
+    /// for. A driver may pause reading such a stream while its consumer is behind.
+    pub fn is_notification_stream(&self, id: ExchangeId) -> bool {
+        match self.exchanges.get(&id).map(|x| &x.purpose) {
+            Some(exchange::Purpose::GetStream) => true,
+            Some(exchange::Purpose::Rpc { op, .. }) => matches!(
+                self.ops.get(op).map(|o| &o.kind),
+                Some(OpKind::Listen { .. })
+            ),
+            _ => false,
+        }
+    }
+
     /// The 2025-era GET stream's last event id, if any.
     pub fn last_event_id(&self) -> Option<&str> {
         self.get_stream
@@ -315,6 +350,19 @@ impl Session {
         if let Some(v) = value {
             self.cfg.headers.push((name, v));
         }
+    }
+
+    /// Tells the session the wall-clock time (`unix_ms`) at session time `now`. Only a
+    /// `Retry-After` HTTP-date on a response without a `Date` header needs it (RFC 9110
+    /// § 10.2.3); the core reads no clock itself.
+    pub fn set_wall_clock(&mut self, unix_ms: u64, now: u64) {
+        self.wall_offset = Some(unix_ms as i128 - now as i128);
+    }
+
+    /// The wall-clock time at session time `now`, if the driver passed it in.
+    fn wall_ms(&self, now: u64) -> Option<u64> {
+        self.wall_offset
+            .and_then(|o| u64::try_from(now as i128 + o).ok())
     }
 
     // ---- outputs -----------------------------------------------------------------------------
@@ -372,6 +420,8 @@ impl Session {
                 } else {
                     op.timeout_ms.unwrap_or_default()
                 };
+                // The server is told, as for a cancel: the request will not be waited for.
+                self.tell_abandoned(id, &format!("timed out after {after_ms} ms"));
                 self.abort_op(id, now);
                 self.finish(id, Err(ProtocolError::Timeout { after_ms, total }), now);
                 continue;
@@ -426,6 +476,8 @@ impl Session {
             resume_from: None,
             retry_ms: None,
             attempts: 0,
+            throttle_retries: 0,
+            idempotent: opts.idempotent,
             user_inputs_open: 0,
             auth_flows: 0,
             auth_replays: 0,
@@ -433,6 +485,7 @@ impl Session {
             header_retry_used: false,
             version_retry_used: false,
             session_retry_used: false,
+            session_gen: 0,
         };
         self.ops.insert(id, op);
         if opts.progress {

@@ -13,6 +13,47 @@ use crate::proto::headers;
 use crate::proto::http::{mime, names, HttpRequest, Method};
 use crate::proto::jsonrpc::{codes, ErrorObject, Message, Notification, Request, Response};
 
+/// Requests that execute nothing on the server: a broken response stream may re-issue them.
+const NON_EXECUTING: [&str; 9] = [
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/get",
+    "completion/complete",
+    "ping",
+    "server/discover",
+];
+
+/// Whether `method` may execute something on the server (a tool call, or any method outside the
+/// read-only set), so that running it twice could do harm.
+fn executes(method: &str) -> bool {
+    !NON_EXECUTING.contains(&method)
+}
+
+/// The member that identifies an item of a listing.
+fn item_key(kind: ListKind) -> &'static str {
+    match kind {
+        ListKind::Tools | ListKind::Prompts => "name",
+        ListKind::Resources => "uri",
+        ListKind::ResourceTemplates => "uriTemplate",
+    }
+}
+
+/// Whether a tool's annotations say that running it twice does no harm: `idempotentHint` or
+/// `readOnlyHint` (MCP 2026-07-28 `server/tools` "Tool Annotations"; hints from the server about
+/// its own tool, used only to decide whether a call whose stream broke may be sent again).
+fn safe_to_repeat(tool: &Value) -> bool {
+    let hint = |k: &str| {
+        tool.get("annotations")
+            .and_then(|a| a.get(k))
+            .and_then(Value::as_bool)
+            == Some(true)
+    };
+    hint("idempotentHint") || hint("readOnlyHint")
+}
+
 /// Methods that may answer `input_required` (MCP 2026-07-28 `basic/patterns/mrtr`
 /// "Supported Requests").
 const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
@@ -59,6 +100,7 @@ impl Session {
             items: Vec::new(),
             cursor: None,
             seen: HashSet::new(),
+            keys: HashSet::new(),
             pages: 0,
         };
         let id = self.new_op(OpKind::List(st), &opts, false, now);
@@ -84,16 +126,26 @@ impl Session {
     /// Cancels an operation. 2026 era: the response stream is closed, which is the cancellation
     /// (MCP 2026-07-28 `basic/patterns/cancellation`); 2025 era: also `notifications/cancelled`.
     pub fn cancel(&mut self, op: OpId, now: u64) {
+        if !self.ops.contains_key(&op) {
+            return;
+        }
+        self.tell_abandoned(op, "cancelled by the client");
+        self.finish(op, Err(ProtocolError::Cancelled), now);
+    }
+
+    /// Tells the server that `op`'s request is abandoned (cancelled, or timed out). In the 2025
+    /// era and over stdio that is `notifications/cancelled` (MCP 2025-11-25
+    /// `basic/utilities/cancellation`; never for `initialize`, MCP 2026-07-28
+    /// `basic/transports/stdio`); in the 2026 era over HTTP closing the response stream is the
+    /// cancellation, which ending the op does.
+    pub(super) fn tell_abandoned(&mut self, op: OpId, reason: &str) {
         let Some(o) = self.ops.get(&op) else { return };
-        let rpc = o.rpc.clone();
         let initializing = matches!(o.kind, OpKind::Connect { .. });
-        // stdio cancels with the notification in both eras (MCP 2026-07-28 `basic/transports/stdio`).
         let notify = self.era == Some(Era::Legacy) || self.is_stdio();
-        if let (Some(rid), true, false) = (rpc, notify, initializing) {
-            let params = serde_json::json!({"requestId": rid.to_value(), "reason": "cancelled by the client"});
+        if let (Some(rid), true, false) = (o.rpc.clone(), notify, initializing) {
+            let params = serde_json::json!({"requestId": rid.to_value(), "reason": reason});
             self.send_notification("notifications/cancelled", params, None);
         }
-        self.finish(op, Err(ProtocolError::Cancelled), now);
     }
 
     /// Answers an input the server asked for ([`Event::InputRequest`]). `Ok` carries the result
@@ -175,6 +227,13 @@ impl Session {
             return;
         }
         let Some(o) = self.ops.get(&op) else { return };
+        // 2025 era: while a new session is being set up, nothing can be sent (a request without
+        // a session id is refused): a timer or retry that fires meanwhile waits for it.
+        if let Phase::Reinitializing(r) = self.phase {
+            if !matches!(o.kind, OpKind::Connect { .. } | OpKind::Close) {
+                return self.wait_for(op, r);
+            }
+        }
         match &o.kind {
             OpKind::Connect { .. } => self.drive_connect(op, now),
             OpKind::Close => self.drive_close(op, now),
@@ -255,6 +314,7 @@ impl Session {
             items: Vec::new(),
             cursor: None,
             seen: HashSet::new(),
+            keys: HashSet::new(),
             pages: 0,
         };
         let id = self.new_op(OpKind::List(st), &RequestOptions::default(), true, now);
@@ -282,6 +342,9 @@ impl Session {
             }
         }
         o.activity = now;
+        // A new attempt counts its progress afresh (MCP `basic/utilities/progress`: the values
+        // increase within one request; a re-issued request is a new one).
+        o.last_progress = None;
         let old_rpc = o.rpc.take();
         let old_ex = o.exchange.take();
         if let Some(r) = old_rpc {
@@ -305,10 +368,12 @@ impl Session {
             req,
         );
         self.pending.insert(rid.clone(), op);
+        let session_gen = self.session_gen;
         if let Some(o) = self.ops.get_mut(&op) {
             o.rpc = Some(rid);
             o.exchange = Some(ex);
             o.resume_from = None;
+            o.session_gen = session_gen;
         }
     }
 
@@ -438,6 +503,9 @@ impl Session {
                 if method == "tools/list" && self.era == Some(Era::Modern) {
                     self.filter_tools(&mut result);
                 }
+                if method == "tools/list" {
+                    self.note_repeatable(&result);
+                }
                 if !had_round && self.era == Some(Era::Modern) {
                     if let Some(k) = cache::key(&method, &sent_params) {
                         self.cache.put(k, &result, now);
@@ -564,15 +632,38 @@ impl Session {
             Some(Value::String(c)) => Some(c.clone()),
             _ => None,
         };
-        let mut diagnostic = None;
+        let mut diagnostics = Vec::new();
         let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else {
             return;
         };
-        st.items.extend(items);
         st.pages += 1;
+        // One item per name (per uri for resources) in a listing: a server that repeats one,
+        // on a page or across pages, is reported and the repeat dropped.
+        let mut repeated = Vec::new();
+        for item in items {
+            match item.get(item_key(kind)).and_then(Value::as_str) {
+                Some(k) if !st.keys.insert(k.to_string()) => repeated.push(k.to_string()),
+                _ => st.items.push(item),
+            }
+        }
+        if !repeated.is_empty() {
+            let shown: Vec<&str> = repeated.iter().take(5).map(String::as_str).collect();
+            diagnostics.push(format!(
+                "{}: page {} repeated {} item(s) already listed ({}{}); dropped",
+                kind.method(),
+                st.pages,
+                repeated.len(),
+                shown.join(", "),
+                if repeated.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            ));
+        }
         let more = match next {
             Some(c) if st.seen.contains(&c) => {
-                diagnostic = Some(format!(
+                diagnostics.push(format!(
                     "{}: the server repeated cursor {c:?}; stopped after {} pages",
                     kind.method(),
                     st.pages
@@ -580,7 +671,7 @@ impl Session {
                 false
             }
             Some(_) if st.pages >= max_pages => {
-                diagnostic = Some(format!(
+                diagnostics.push(format!(
                     "{}: stopped at the {max_pages}-page limit",
                     kind.method()
                 ));
@@ -593,7 +684,7 @@ impl Session {
             }
             None => false,
         };
-        if let Some(message) = diagnostic {
+        for message in diagnostics {
             self.events.push_back(Event::Diagnostic { message });
         }
         if more {
@@ -602,15 +693,35 @@ impl Session {
         let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) else {
             return;
         };
-        let mut out = Map::new();
-        out.insert(
-            kind.field().into(),
-            Value::Array(std::mem::take(&mut st.items)),
-        );
+        let items = std::mem::take(&mut st.items);
         if kind == ListKind::Tools {
             self.tools_listed = true;
+            self.repeatable_tools = items
+                .iter()
+                .filter(|t| safe_to_repeat(t))
+                .filter_map(|t| t.get("name").and_then(Value::as_str))
+                .map(str::to_string)
+                .collect();
         }
+        let mut out = Map::new();
+        out.insert(kind.field().into(), Value::Array(items));
         self.finish(op, Ok(Value::Object(out)), now)
+    }
+
+    /// Updates which tools may be re-issued from one page of tools requested directly.
+    fn note_repeatable(&mut self, page: &Value) {
+        let Some(Value::Array(tools)) = page.get("tools") else {
+            return;
+        };
+        for tool in tools {
+            if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                if safe_to_repeat(tool) {
+                    self.repeatable_tools.insert(name.to_string());
+                } else {
+                    self.repeatable_tools.remove(name);
+                }
+            }
+        }
     }
 
     /// Drops tools whose `x-mcp-header` annotations are invalid and records the valid ones'
@@ -680,10 +791,22 @@ impl Session {
     }
 
     fn request_failed(&mut self, op: OpId, failure: Failure, now: u64) {
+        if self.retried_after(op, &failure, now) {
+            return;
+        }
         let era = self.era;
         let reissue_budget = self.cfg.max_reissues;
         let policy = self.cfg.reconnect;
         let has_session = self.session_id.is_some();
+        let reinitializing = matches!(self.phase, Phase::Reinitializing(_));
+        // A 404 for a request sent in a session that was replaced meanwhile says nothing about
+        // the current one: the request is replayed in it.
+        let stale_session = self.phase == Phase::Connected
+            && self
+                .ops
+                .get(&op)
+                .is_some_and(|o| o.session_gen != self.session_gen);
+        let repeatable = self.may_repeat(op);
         let Some(o) = self.ops.get_mut(&op) else {
             return;
         };
@@ -730,12 +853,19 @@ impl Session {
                     self.finish(op, Err(e), now);
                 }
             }
-            // 2025 era: 404 on a session request = the session is gone: new session, replay once.
+            // 2025 era: 404 on a session request = the session is gone: new session, replay once
+            // (requests in flight when it ended wait for the same new session).
             Failure::Http { status: 404, .. } | Failure::Rpc { status: 404, .. }
-                if era == Some(Era::Legacy) && has_session && !o.session_retry_used =>
+                if era == Some(Era::Legacy)
+                    && (has_session || reinitializing)
+                    && !o.session_retry_used =>
             {
                 o.session_retry_used = true;
-                self.session_expired(Some(op), now);
+                if stale_session {
+                    self.drive(op, now);
+                } else {
+                    self.session_expired(Some(op), now);
+                }
             }
             Failure::Dropped {
                 resume_from,
@@ -751,8 +881,16 @@ impl Session {
                         .min(policy.max_delay_ms);
                     o.wake_at = Some(now + delay);
                 }
-                // 2026: a broken stream loses the request; re-issue with a new id.
-                Some(Era::Modern) if !is_listen && o.attempts < reissue_budget => {
+                // 2026 (and a 2025 stream without event ids, which cannot be resumed): a broken
+                // stream loses the request; only a request that is safe to run twice is
+                // re-issued (with a new id), so a tool with side effects never runs twice
+                // because a connection broke.
+                Some(era)
+                    if !is_listen
+                        && repeatable
+                        && o.attempts < reissue_budget
+                        && (era == Era::Modern || resume_from.is_none()) =>
+                {
                     o.attempts += 1;
                     self.drive(op, now);
                 }
@@ -768,8 +906,11 @@ impl Session {
                     }
                 }
                 _ => {
-                    let attempts = o.attempts;
-                    self.finish(op, Err(failure.into_error(attempts)), now)
+                    let e = ProtocolError::StreamDropped {
+                        attempts: o.attempts,
+                        may_have_run: executes(&method),
+                    };
+                    self.finish(op, Err(e), now)
                 }
             },
             _ => {
@@ -777,6 +918,63 @@ impl Session {
                 self.finish(op, Err(failure.into_error(attempts)), now)
             }
         }
+    }
+
+    /// Whether `op` may be sent again after its response stream broke: it executes nothing, the
+    /// caller declared it idempotent, or it calls a tool annotated `idempotentHint` or
+    /// `readOnlyHint` (MCP 2026-07-28 `server/tools` "Tool Annotations").
+    fn may_repeat(&self, op: OpId) -> bool {
+        let Some(o) = self.ops.get(&op) else {
+            return false;
+        };
+        match &o.kind {
+            OpKind::List(_) => true,
+            OpKind::Request(st) => {
+                o.idempotent
+                    || !executes(&st.method)
+                    || (st.method == "tools/call"
+                        && st
+                            .params
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .is_some_and(|n| self.repeatable_tools.contains(n)))
+            }
+            _ => false,
+        }
+    }
+
+    /// A 429 or 503 with `Retry-After` (RFC 6585 § 4, RFC 9110 § 15.6.4): waits that long and
+    /// sends `op` again, when retries are left and the wait ends before the op's deadline; true
+    /// when it will. The status proves the request did not run, so this holds for requests that
+    /// execute something too.
+    pub(super) fn retried_after(&mut self, op: OpId, failure: &Failure, now: u64) -> bool {
+        match failure {
+            Failure::Http {
+                status: 429 | 503,
+                retry_after_ms: Some(delay),
+                ..
+            } => self.wait_retry_after(op, *delay, now),
+            _ => false,
+        }
+    }
+
+    fn wait_retry_after(&mut self, op: OpId, delay: u64, now: u64) -> bool {
+        let max = self.cfg.max_retry_after;
+        let Some(o) = self.ops.get_mut(&op) else {
+            return false;
+        };
+        let at = now.saturating_add(delay);
+        if o.throttle_retries >= max || o.deadline().is_some_and(|d| at >= d) {
+            return false;
+        }
+        o.throttle_retries += 1;
+        o.rpc = None;
+        o.exchange = None;
+        o.wake_at = Some(at);
+        self.events.push_back(Event::Diagnostic {
+            message: format!("the server asked to retry after {delay} ms (429/503); waiting"),
+        });
+        true
     }
 
     /// A timer of `op` fired.

@@ -1,7 +1,7 @@
 //! Snapshots: what a session must keep to survive the eviction of its host (a Workers isolate, a
 //! hibernated Durable Object) without reconnecting: the era and version, the server's info, the
 //! 2025-era session id and last SSE event id, the result cache with the time each entry has left,
-//! and the `x-mcp-header` designations of the listed tools.
+//! and what the listed tools declare (`x-mcp-header` designations, idempotent or read-only hints).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -36,6 +36,10 @@ pub struct SessionSnapshot {
     pub tool_headers: Vec<(String, Vec<ParamHeader>)>,
     /// Whether the tool list was fetched (so `tools/call` need not list first).
     pub tools_listed: bool,
+    /// Tools annotated `idempotentHint` or `readOnlyHint` (their calls may be re-issued after a
+    /// broken stream). Absent in older snapshots: then no tool is re-issued until listed again.
+    #[serde(default)]
+    pub repeatable_tools: Vec<String>,
 }
 
 impl Session {
@@ -47,6 +51,8 @@ impl Session {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         tool_headers.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let mut repeatable_tools: Vec<String> = self.repeatable_tools.iter().cloned().collect();
+        repeatable_tools.sort_unstable();
         SessionSnapshot {
             version: SNAPSHOT_VERSION,
             endpoint: self.cfg.endpoint.clone(),
@@ -61,6 +67,7 @@ impl Session {
             cache: self.cache.export(now),
             tool_headers,
             tools_listed: self.tools_listed,
+            repeatable_tools,
         }
     }
 
@@ -97,6 +104,7 @@ impl Session {
         s.cache.import(snap.cache, now);
         s.tool_headers = snap.tool_headers.into_iter().collect();
         s.tools_listed = snap.tools_listed;
+        s.repeatable_tools = snap.repeatable_tools.into_iter().collect();
         s.phase = Phase::Connected;
         s.last_now = now;
         if era == Era::Legacy && s.cfg.open_get_stream {

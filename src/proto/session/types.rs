@@ -112,15 +112,20 @@ pub struct SessionConfig {
     pub max_pages: usize,
     /// Most `input_required` rounds one request may take (MRTR).
     pub max_input_rounds: u32,
-    /// How often a 2026-era request whose stream broke is re-issued with a new id.
+    /// How often a 2026-era request whose stream broke is re-issued with a new id. Only requests
+    /// that are safe to run twice are re-issued (see [`RequestOptions::idempotent`]).
     pub max_reissues: u32,
+    /// How often a request refused with 429 or 503 and a `Retry-After` is sent again (each wait
+    /// must end before the request's deadline).
+    pub max_retry_after: u32,
     /// 2025 era: open the optional GET stream after initialization.
     pub open_get_stream: bool,
     /// 2025-era reconnection bounds (GET stream and POST-stream resumption).
     pub reconnect: ReconnectPolicy,
-    /// SSE decoder limits.
+    /// SSE decoder limits. An event over `max_event_bytes` (or a line over `max_line_bytes`) ends
+    /// its request with [`ProtocolError::EventTooLarge`].
     pub sse: DecoderConfig,
-    /// Largest JSON body accepted.
+    /// Largest JSON body accepted ([`ProtocolError::BodyTooLarge`] beyond it).
     pub max_json_bytes: usize,
     /// Seed of the jitter generator (the core draws no randomness of its own).
     pub jitter_seed: u64,
@@ -148,6 +153,7 @@ impl SessionConfig {
             max_pages: 64,
             max_input_rounds: 8,
             max_reissues: 1,
+            max_retry_after: 3,
             open_get_stream: true,
             reconnect: ReconnectPolicy::default(),
             sse: DecoderConfig::default(),
@@ -254,6 +260,11 @@ pub struct RequestOptions {
     pub timeout_ms: Option<u64>,
     /// Ask for progress notifications (adds a unique `progressToken`).
     pub progress: bool,
+    /// The caller declares the request safe to run more than once: a 2026-era response stream
+    /// that breaks before the response re-issues it. Without it only requests that execute
+    /// nothing (lists, reads, gets, `ping`, completion) and tools annotated `idempotentHint` or
+    /// `readOnlyHint` are re-issued; others fail with [`ProtocolError::StreamDropped`].
+    pub idempotent: bool,
 }
 
 /// What the server told us about itself.

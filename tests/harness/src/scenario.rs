@@ -309,6 +309,7 @@ impl Scenario {
                     let opts = RequestOptions {
                         timeout_ms: *timeout_ms,
                         progress: *progress,
+                        ..RequestOptions::default()
                     };
                     let op = client.start_request(method, params.clone(), opts);
                     client.recorder().label(op, i);

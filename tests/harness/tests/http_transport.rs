@@ -193,7 +193,7 @@ fn a_timed_out_stream_is_aborted_and_its_socket_closed() {
         json!({"name": "hang", "arguments": {}}),
         RequestOptions {
             timeout_ms: Some(400),
-            progress: false,
+            ..RequestOptions::default()
         },
     );
     let err = c.wait(op).unwrap_err();

@@ -20,7 +20,11 @@ exact wire behaviour of each tool):
   registration with `notifications/tools/list_changed`;
 * permissive CORS so a page served from another loopback origin can call it;
 * `POST /admin/terminate-sessions`, which ends every 2025-era session so a
-  client's "404 -> initialize again" path can be exercised.
+  client's "404 -> initialize again" path can be exercised;
+* with `--fault-tools`: tools that count their executions per caller-chosen
+  key and one that records whether it was cancelled, plus `GET
+  /admin/executions` and `GET /admin/tracked` to read them (the fault-injection
+  soak and the timeout tests use them).
 
 It binds a socket on 127.0.0.1 itself (port 0 picks a free port), writes the
 bound port to `--port-file` once it is ready to serve, and runs until SIGTERM
@@ -49,6 +53,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
+    ToolAnnotations,
     MISSING_REQUIRED_CLIENT_CAPABILITY,
     CallToolResult,
     ClientCapabilities,
@@ -75,6 +80,9 @@ MODERN = "2026-07-28"
 MAX_PROGRESS_STEPS = 100
 MAX_PROGRESS_DELAY_MS = 5_000
 MAX_DYNAMIC_TOOLS = 32
+MAX_TRACKED = 100_000
+"""Most keys the fault tools remember (executions and tracked states); the oldest go first."""
+MAX_TRACKED_DELAY_MS = 60_000
 DYNAMIC_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 # Headers a browser client sends that trigger a CORS preflight. Starlette's
@@ -175,7 +183,7 @@ def _decode_cursor(cursor: str | None) -> int:
     return offset
 
 
-def build_server(page_size: int, tools_ttl_ms: int) -> MCPServer:
+def build_server(page_size: int, tools_ttl_ms: int, fault_tools: bool = False) -> MCPServer:
     """Create the MCPServer with every test tool registered."""
     cache_hints = {"tools/list": CacheHint(ttl_ms=tools_ttl_ms, scope="private")} if tools_ttl_ms > 0 else None
     mcp = MCPServer(
@@ -321,7 +329,68 @@ def build_server(page_size: int, tools_ttl_ms: int) -> MCPServer:
         return default_init_options(chosen, *args, **kwargs)
 
     lowlevel.create_initialization_options = init_options_with_list_changed
+    if fault_tools:
+        _add_fault_tools(mcp)
     return mcp
+
+
+def _remember(table: dict[str, Any], key: str, value: Any) -> None:
+    if key not in table and len(table) >= MAX_TRACKED:
+        del table[next(iter(table))]
+    table[key] = value
+
+
+def _add_fault_tools(mcp: MCPServer) -> None:
+    """Tools whose effects a test reads back: executions per key, and cancellation."""
+    executions: dict[str, int] = {}
+    tracked: dict[str, str] = {}
+    mcp.fault_state = {"executions": executions, "tracked": tracked}  # type: ignore[attr-defined]
+
+    async def count(key: str, delay_ms: int, ctx: Context) -> str:
+        if not key or len(key) > 200 or not 0 <= delay_ms <= MAX_TRACKED_DELAY_MS:
+            raise ToolError(f"key must be 1..200 characters and delay_ms 0..{MAX_TRACKED_DELAY_MS}")
+        n = executions.get(key, 0) + 1
+        _remember(executions, key, n)
+        # A progress notification first, so the answer comes on an event stream when the
+        # request asked for progress.
+        await ctx.report_progress(1, 2, "counted")
+        if delay_ms:
+            await asyncio.sleep(delay_ms / 1000)
+        return f"key={key} n={n}"
+
+    @mcp.tool(
+        description="Counts one execution of `key` (GET /admin/executions reads the counts), sends one "
+        "progress notification, waits `delay_ms`, returns 'key=K n=N'. Has side effects: no hints.",
+        structured_output=False,
+    )
+    async def count_effect(key: str, ctx: Context, delay_ms: int = 0) -> str:
+        return await count(key, delay_ms, ctx)
+
+    @mcp.tool(
+        description="Like count_effect, but annotated idempotentHint: a client may run it twice.",
+        annotations=ToolAnnotations(idempotent_hint=True, destructive_hint=False),
+        structured_output=False,
+    )
+    async def count_idempotent(key: str, ctx: Context, delay_ms: int = 0) -> str:
+        return await count(key, delay_ms, ctx)
+
+    @mcp.tool(
+        description="Records `tag` as 'running', sleeps `ms`, then 'finished'; 'cancelled' if the request "
+        "was cancelled first (2025: notifications/cancelled; 2026: the client closed the stream). GET "
+        "/admin/tracked?tag=T reads it.",
+        structured_output=False,
+    )
+    async def sleep_tracked(tag: str, ms: int) -> str:
+        if not tag or len(tag) > 200 or not 0 <= ms <= MAX_TRACKED_DELAY_MS:
+            raise ToolError(f"tag must be 1..200 characters and ms 0..{MAX_TRACKED_DELAY_MS}")
+        _remember(tracked, tag, "running")
+        done = False
+        try:
+            await asyncio.sleep(ms / 1000)
+            done = True
+        finally:
+            _remember(tracked, tag, "finished" if done else "cancelled")
+        return f"slept {ms} ms"
 
 
 def _mrtr_done(first: str, second: str) -> CallToolResult:
@@ -354,6 +423,19 @@ def build_app(mcp: MCPServer, loopback_origins_only: bool):
             await manager._discard_session(session_id, transport)
         return JSONResponse({"terminated": len(sessions)})
 
+    state = getattr(mcp, "fault_state", None)
+    if state is not None:
+
+        @mcp.custom_route("/admin/executions", methods=["GET"])
+        async def executions(request: Request) -> JSONResponse:
+            # Execution counts of count_effect / count_idempotent, optionally for keys with ?prefix=.
+            prefix = request.query_params.get("prefix", "")
+            return JSONResponse({k: v for k, v in state["executions"].items() if k.startswith(prefix)})
+
+        @mcp.custom_route("/admin/tracked", methods=["GET"])
+        async def tracked(request: Request) -> JSONResponse:
+            return JSONResponse({"state": state["tracked"].get(request.query_params.get("tag", ""), "unknown")})
+
     # The SDK's default for a loopback host checks Host and Origin against
     # loopback patterns (403 for any other Origin). Test pages may come from any
     # origin, so by default that check is off; --loopback-origins-only restores it.
@@ -374,7 +456,7 @@ async def serve(args: argparse.Namespace) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", args.port))
     bound = sock.getsockname()[1]
-    app = build_app(build_server(args.page_size, args.tools_ttl_ms), args.loopback_origins_only)
+    app = build_app(build_server(args.page_size, args.tools_ttl_ms, args.fault_tools), args.loopback_origins_only)
     # A bounded graceful shutdown: open listen streams must not hold SIGTERM up.
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)
@@ -400,6 +482,11 @@ def main() -> None:
     parser.add_argument("--page-size", type=int, default=3, help="tools/list page size (default 3)")
     parser.add_argument(
         "--tools-ttl-ms", type=int, default=0, help="ttlMs (cacheScope private) on tools/list results (default 0)"
+    )
+    parser.add_argument(
+        "--fault-tools",
+        action="store_true",
+        help="add count_effect, count_idempotent, sleep_tracked and GET /admin/executions, /admin/tracked",
     )
     parser.add_argument(
         "--loopback-origins-only",

@@ -3,4 +3,4 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/../lib/proc.sh"
-stop_named py2026 "$here/server_2026.py"
+stop_named "${PY_SERVER_NAME:-py2026}" "$here/server_2026.py"

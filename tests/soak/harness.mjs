@@ -1,0 +1,144 @@
+// What the Node and Chromium soak runners share: arguments, the proxies in front of the servers,
+// the servers' execution counts, and the report.
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { invariants, summarize } from "./soak.mjs";
+
+/** `--name value` pairs of argv, with defaults. */
+export function args(defaults) {
+  const out = { ...defaults };
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i].replace(/^--/, "");
+    if (!(key in defaults)) throw new Error(`unknown option --${key} (known: ${Object.keys(defaults).join(", ")})`);
+    out[key] = typeof defaults[key] === "number" ? Number(argv[i + 1]) : argv[i + 1];
+  }
+  return out;
+}
+
+/** The client limits of every soak: the deadline each call must settle by, and the SSE limit. */
+export const CLIENT = { timeoutMs: 2500, maxTotalTimeoutMs: 8000, maxEventBytes: 65536 };
+/** A call not settled this long after it started hung (its total deadline plus a grace period). */
+export const HANG_AFTER_MS = CLIENT.maxTotalTimeoutMs + 3000;
+
+/**
+ * Starts tests/soak/proxies.mjs (a child process, stopped by `close()`): one proxy per server,
+ * each with its own fault schedule derived from `seed`. Returns their URLs and the controls.
+ */
+export async function startProxies({ py, everything, seed, handshakeFaults }) {
+  const child = spawn(
+    process.execPath,
+    [
+      fileURLToPath(new URL("./proxies.mjs", import.meta.url)),
+      "--py", py, "--everything", everything, "--seed", String(seed),
+      "--max-event-bytes", String(CLIENT.maxEventBytes), "--stall-ms", String(CLIENT.timeoutMs + 1500),
+      "--handshake-faults", handshakeFaults ? "1" : "0",
+    ],
+    { stdio: ["pipe", "pipe", "inherit"] },
+  );
+  const first = await new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (c) => {
+      text += c;
+      if (text.includes("\n")) resolve(text.slice(0, text.indexOf("\n")));
+    });
+    child.on("exit", (code) => reject(new Error(`proxies exited (${code}) before starting`)));
+  });
+  const { urls, control } = JSON.parse(first);
+  const stats = async () => (await fetch(`${control}/stats`)).json();
+  return {
+    urls,
+    setFaults: async (on) => {
+      await fetch(`${control}/faults?on=${on ? 1 : 0}`, { method: "POST" });
+    },
+    stats,
+    close: () =>
+      new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.stdin.end();
+      }),
+  };
+}
+
+/** Executions per key the Python server counted, for keys starting with `prefix`. */
+async function executions(pyUrl, prefix) {
+  const admin = pyUrl.replace(/\/mcp$/, "/admin/executions");
+  const r = await fetch(`${admin}?prefix=${encodeURIComponent(prefix)}`);
+  if (!r.ok) throw new Error(`${admin}: HTTP ${r.status}`);
+  return r.json();
+}
+
+const mib = (n) => (n / (1 << 20)).toFixed(1);
+
+/** Prints the figures and one check line per invariant; returns whether all hold. */
+function report(name, summary, meta) {
+  console.log(`\n== soak (${name}): ${summary.calls} calls, seed ${meta.seed}, ${(meta.ms / 1000).toFixed(1)} s`);
+  console.log(`   ok ${summary.ok}, failed ${summary.failed} (${JSON.stringify(summary.failuresByCode)})`);
+  console.log(`   idempotent calls the server ran twice (allowed): ${summary.reissuedIdempotent}`);
+  console.log(
+    `   non-idempotent calls run twice after the HTTP stack re-sent a request (one JSON-RPC id received twice): ${summary.resentByTransport}`,
+  );
+  for (const [k, v] of Object.entries(meta.memory)) {
+    console.log(`   memory ${k}: before ${mib(v.before)} MiB, after ${mib(v.after)} MiB`);
+  }
+  console.log(`   faults injected: ${JSON.stringify(meta.faults)}`);
+  let ok = true;
+  for (const [what, n] of invariants(summary)) {
+    if (n === 0) {
+      console.log(`check passed: soak (${name}): ${what}: 0`);
+    } else {
+      ok = false;
+      console.log(`check FAILED: soak (${name}): ${what}: ${n}`);
+    }
+  }
+  // Examples of anything that broke an invariant (all examples are in the --out file).
+  const broken = Object.entries(summary.examples).filter(([k]) => !k.startsWith("failed "));
+  if (broken.length) console.log(`   examples: ${JSON.stringify(Object.fromEntries(broken), null, 1)}`);
+  return ok;
+}
+
+/**
+ * Ends a soak: faults off, a moment for executions still under way on the server, memory again
+ * (`memory()` gives {name: bytes}; `before` is its earlier reading), the server's counts, the
+ * figures and the checks. Writes {summary, meta} to `opts.out` when given; returns whether every
+ * invariant held.
+ */
+export async function conclude({ name, opts, runId, calls, outcomes, ms, before, memory, proxies, extra = {} }) {
+  await proxies.setFaults(false);
+  await new Promise((r) => setTimeout(r, 1500));
+  const { summary, faults } = await sumUp(opts, runId, calls, outcomes.splice(0), proxies);
+  // Measured once the outcomes and the servers' counts are summed up and released: what is left
+  // is the client's (and the plan, which was there before too).
+  const after = await memory();
+  const meta = {
+    seed: opts.seed,
+    ms,
+    memory: Object.fromEntries(Object.keys(before).map((k) => [k, { before: before[k], after: after[k] }])),
+    faults,
+    ...extra,
+  };
+  const ok = report(name, summary, meta);
+  if (opts.out) await writeFile(opts.out, JSON.stringify({ summary, meta }, null, 1));
+  return ok;
+}
+
+/** The summary of a soak and the faults injected (the large inputs stay in this frame). */
+async function sumUp(opts, runId, calls, outcomes, proxies) {
+  const stats = await proxies.stats();
+  const ids = {
+    forwarded: Object.assign({}, ...Object.values(stats).map((s) => s.calls)),
+    received: Object.assign({}, ...Object.values(stats).map((s) => s.received)),
+  };
+  const summary = summarize(calls, outcomes, await executions(opts.py, runId), ids);
+  return { summary, faults: faultTotals(stats) };
+}
+
+/** Adds up the proxies' fault counts. */
+function faultTotals(stats) {
+  const total = {};
+  for (const s of Object.values(stats)) {
+    for (const [k, v] of Object.entries(s.faults)) total[k] = (total[k] ?? 0) + v;
+  }
+  return total;
+}

@@ -1,0 +1,218 @@
+// The soak's calls and their accounting. Runs unchanged in Node and in a browser page (no Node
+// imports): `plan` decides the calls from a seed, `runCalls` makes them through an `McpPool` and
+// records how each one ended, `summarize` checks the outcomes against the executions the servers
+// counted.
+
+/** Codes a failed call may carry (McpError codes and the pool's own). */
+export const TYPED_CODES = new Set([
+  "RPC", "HTTP_STATUS", "UNAUTHORIZED", "TIMEOUT", "ABORTED", "NETWORK", "CORS", "STREAM_DROPPED",
+  "LEGACY_TRANSPORT", "UNSUPPORTED_VERSION", "NOT_CONNECTED", "CLOSED", "TOOL_REJECTED",
+  "OUTPUT_SCHEMA", "CONFIG", "INVALID_ARGUMENT", "EVENT_TOO_LARGE", "BODY_TOO_LARGE", "PROTOCOL",
+  "CIRCUIT_OPEN", "UNKNOWN_TOOL", "TOOL_CHANGED",
+]);
+
+/** Failures that say the request never ran: a counted execution behind one is a lie. */
+const NEVER_RAN = new Set(["HTTP_STATUS", "NOT_CONNECTED", "CIRCUIT_OPEN", "UNKNOWN_TOOL", "TOOL_CHANGED", "CLOSED"]);
+
+/**
+ * The servers of a soak (`urls`: {py26, py25, everything}, each through its own proxy), their
+ * tools, and the pool config. The Python server counts executions per key for its two tools;
+ * `count_idempotent` is annotated idempotentHint, so the client may send it twice.
+ */
+export function servers(urls) {
+  const counted = [
+    { tool: "count_effect", idempotent: false, counted: true },
+    { tool: "count_idempotent", idempotent: true, counted: true },
+  ];
+  return {
+    py26: { url: urls.py26, protocol: "auto", tools: counted },
+    py25: { url: urls.py25, protocol: "2025-11-25", tools: counted },
+    everything: {
+      url: urls.everything,
+      protocol: "2025-11-25",
+      tools: [{ tool: "echo", idempotent: false, counted: false }],
+    },
+  };
+}
+
+/** The pool's `mcpServers` document for `servers(...)`. */
+export function poolConfig(all) {
+  const mcpServers = {};
+  for (const [name, s] of Object.entries(all)) mcpServers[name] = { url: s.url, protocol: s.protocol };
+  return { mcpServers };
+}
+
+/** A seeded PRNG (mulberry32): a float in [0, 1) per call. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `calls` calls spread over the servers and tools, from `seed`; keys start with `runId`. */
+export function plan({ calls, seed, runId, all }) {
+  const rand = prng(seed);
+  const choices = [];
+  for (const [server, s] of Object.entries(all)) for (const t of s.tools) choices.push({ server, ...t });
+  const out = [];
+  for (let i = 0; i < calls; i++) {
+    const c = choices[Math.floor(rand() * choices.length)];
+    const key = `${runId}-${i}`;
+    const args = c.tool === "echo" ? { message: key } : { key };
+    // Half of the calls ask for progress (the Python tools then answer on an event stream).
+    const progress = rand() < 0.5;
+    out.push({ i, key, args, progress, name: `mcp__${c.server}__${c.tool}`, ...c });
+  }
+  return out;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Makes every planned call through `pool`, `concurrency` at a time, and records how each ended
+ * (compactly: the runner's own memory must not hide the client's): `ok` and whether the result
+ * was this call's own (`own`), `error` with its code, or `hung` when it had not settled
+ * `hangAfterMs` after it started (its deadline plus a grace period). A few messages per failure
+ * code are kept for the report.
+ */
+export async function runCalls({ pool, calls, concurrency, hangAfterMs, onProgress }) {
+  const outcomes = new Array(calls.length);
+  const messages = {};
+  let next = 0;
+  let done = 0;
+  const keep = (code, text) => {
+    const kept = (messages[code] ??= 0) < 3 || !TYPED_CODES.has(code);
+    if (kept) messages[code] += 1;
+    return kept ? text.slice(0, 300) : undefined;
+  };
+  const worker = async () => {
+    while (next < calls.length) {
+      const c = calls[next++];
+      const started = Date.now();
+      let timer;
+      const hang = new Promise((r) => {
+        timer = setTimeout(() => r("__hung__"), hangAfterMs);
+      });
+      const options = c.progress ? { onProgress: () => {} } : {};
+      const settled = await Promise.race([pool.call(c.name, c.args, options), hang]).catch((e) => ({ thrown: String(e) }));
+      clearTimeout(timer);
+      const ms = Date.now() - started;
+      if (settled === "__hung__") {
+        outcomes[c.i] = { state: "hung", ms };
+      } else if (settled?.thrown !== undefined) {
+        // McpPool.call never rejects: a rejection is itself a failure without a typed error.
+        outcomes[c.i] = { state: "error", code: null, message: settled.thrown, ms };
+      } else {
+        const text = settled?.content?.[0]?.text ?? "";
+        if (settled?.isError) {
+          const code = settled.error?.code ?? null;
+          outcomes[c.i] = { state: "error", code, mayHaveRun: settled.error?.mayHaveRun, message: keep(String(code), text), ms };
+        } else {
+          const own = text.includes(expectedText(c));
+          outcomes[c.i] = own ? { state: "ok", own, ms } : { state: "ok", own, text: text.slice(0, 300), ms };
+        }
+      }
+      done += 1;
+      if (onProgress) onProgress(done, calls.length);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  // A hung call may still settle: give stragglers a moment so the server counts are final.
+  await sleep(50);
+  return outcomes;
+}
+
+/** What a successful result must contain for call `c`. */
+function expectedText(c) {
+  return c.tool === "echo" ? `Echo: ${c.key}` : `key=${c.key} n=`;
+}
+
+/**
+ * The soak's figures, from the planned `calls` and their `outcomes`. `executions` maps each
+ * counted key to the number of times the server ran it; `ids.received` / `ids.forwarded` to the
+ * JSON-RPC ids the proxy received / passed on for it. A non-idempotent call the server ran twice
+ * is a duplicate of the client's making when the client sent it under two ids with no id
+ * arriving twice. When one id arrived twice, the HTTP stack below the client re-sent the same
+ * request on its own (Chromium does that for a POST whose reused keep-alive connection closed
+ * before a response head, after the server ran it): that is reported apart, as is anything the
+ * client then did in good faith (a 429 that answered the resend proves nothing about the first
+ * copy). Every invariant must be 0: hung, lost, duplicated, untyped, misreported.
+ */
+export function summarize(calls, outcomes, executions, ids) {
+  const r = {
+    calls: outcomes.length,
+    ok: 0,
+    failed: 0,
+    hung: 0,
+    lost: 0,
+    duplicated: 0,
+    untyped: 0,
+    misreported: 0,
+    reissuedIdempotent: 0,
+    resentByTransport: 0,
+    failuresByCode: {},
+    examples: {},
+  };
+  const note = (what, o) => {
+    if (!r.examples[what]) r.examples[what] = [];
+    if (r.examples[what].length < 5) r.examples[what].push(o);
+  };
+  outcomes.forEach((outcome, i) => {
+    const c = calls[i];
+    const o = { server: c.server, tool: c.tool, key: c.key, ...outcome };
+    const ran = c.counted ? (executions[c.key] ?? 0) : null;
+    if (c.counted && !c.idempotent && ran > 1) {
+      const received = (ids.received[c.key] ?? []).map(String);
+      const forwarded = (ids.forwarded[c.key] ?? []).map(String);
+      const seen = { ran, received, forwarded };
+      if (received.length > new Set(received).size) {
+        r.resentByTransport += 1;
+        note("re-sent by the transport", { ...o, ...seen });
+      } else {
+        r.duplicated += 1;
+        note("duplicated", { ...o, ...seen });
+      }
+    }
+    if (c.counted && c.idempotent && ran > 1) r.reissuedIdempotent += 1;
+    if (o.state === "hung") {
+      r.hung += 1;
+      note("hung", o);
+    } else if (o.state === "ok") {
+      r.ok += 1;
+      // A result that is not this call's own, or one the server never produced, was lost.
+      if (!o.own || ran === 0) {
+        r.lost += 1;
+        note("lost", { ...o, ran });
+      }
+    } else {
+      r.failed += 1;
+      const code = o.code ?? "(none)";
+      r.failuresByCode[code] = (r.failuresByCode[code] ?? 0) + 1;
+      if (o.message) note(`failed ${code}`, o);
+      if (!o.code || !TYPED_CODES.has(o.code)) {
+        r.untyped += 1;
+        note("untyped", o);
+      } else if (NEVER_RAN.has(o.code) && ran > 0) {
+        r.misreported += 1;
+        note("misreported", { ...o, ran });
+      }
+    }
+  });
+  return r;
+}
+
+/** The invariants of a summary that must be zero, as [name, value] pairs. */
+export function invariants(r) {
+  return [
+    ["calls hung past their deadline", r.hung],
+    ["results lost", r.lost],
+    ["non-idempotent executions duplicated", r.duplicated],
+    ["failures without a typed error", r.untyped],
+    ["failures claiming the call never ran although it did", r.misreported],
+  ];
+}
