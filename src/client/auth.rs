@@ -16,6 +16,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
+use super::oneshot;
 use crate::proto::auth::{jose, AuthError, KeyRole, Secret};
 use crate::proto::http::HttpRequest;
 use crate::transport::webcrypto::{self, SigningKey};
@@ -96,6 +97,8 @@ pub(crate) struct AuthDriver {
     pub(crate) host: AuthHost,
     pub(crate) queue: VecDeque<StorageOp>,
     pub(crate) draining: bool,
+    /// Who waits for the queue to run empty ([`settled`]).
+    pub(crate) settled: Vec<oneshot::Sender<()>>,
     dpop: Option<SigningKey>,
     client: Option<SigningKey>,
 }
@@ -106,10 +109,28 @@ impl AuthDriver {
             host,
             queue: VecDeque::new(),
             draining: false,
+            settled: Vec::new(),
             dpop: None,
             client: None,
         }
     }
+}
+
+/// Waits until every storage operation queued so far has run, so that a sign-in or a close
+/// resolves only once its records are in the host's store (a Worker may end its request, and
+/// with it any unfinished write, right after).
+pub(crate) async fn settled(state: &RefCell<Option<AuthDriver>>) {
+    let rx = {
+        let mut a = state.borrow_mut();
+        let Some(d) = a.as_mut() else { return };
+        if !d.draining && d.queue.is_empty() {
+            return;
+        }
+        let (tx, rx) = oneshot::channel();
+        d.settled.push(tx);
+        rx
+    };
+    let _ = rx.await;
 }
 
 /// Returns (creating once) the DPoP key's public JWK.

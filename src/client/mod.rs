@@ -399,6 +399,11 @@ fn queue_storage(inner: &Rc<Inner>, op: auth::StorageOp) {
                     Some(op) => (op, d.host.storage.clone()),
                     None => {
                         d.draining = false;
+                        let waiting = std::mem::take(&mut d.settled);
+                        drop(a);
+                        for tx in waiting {
+                            tx.send(());
+                        }
                         return;
                     }
                 }
@@ -696,7 +701,11 @@ impl Client {
         let session = Session::new(options.session.clone())?;
         let client = Client::build(options, session, now_ms());
         let op = client.start(|s, now| s.authorize(now), None);
-        client.wait(op).await
+        let result = client.wait(op).await;
+        // The pending request (or the tokens) must be stored before the caller moves on: the
+        // callback may arrive in another process.
+        auth::settled(&client.inner.auth).await;
+        result
     }
 
     /// Finishes a sign-in from the callback URL the authorization server redirected to, in a
@@ -710,7 +719,9 @@ impl Client {
         let session = Session::new(options.session.clone())?;
         let client = Client::build(options, session, now_ms());
         let op = client.start(|s, now| s.complete_authorization(callback, now), None);
-        client.wait(op).await
+        let result = client.wait(op).await;
+        auth::settled(&client.inner.auth).await;
+        result
     }
 
     /// Rebuilds a connected client from a [`SessionSnapshot`] without a round trip (a fresh
@@ -856,7 +867,10 @@ impl Client {
     /// Closes the session (2025 era: DELETE). Every running operation fails with `Closed`.
     pub async fn close(&self) -> Result<(), ProtocolError> {
         let p = self.start(|s, now| s.close(now), None);
-        self.wait(p).await.map(|_| ())
+        let result = self.wait(p).await.map(|_| ());
+        // Tokens refreshed or obtained by this client reach the store before close resolves.
+        auth::settled(&self.inner.auth).await;
+        result
     }
 
     /// Changes the per-request timeouts for later requests.

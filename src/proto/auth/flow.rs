@@ -85,6 +85,9 @@ pub const REQUEST_TIMEOUT_MS: u64 = 30_000;
 pub const INTERACTION_TIMEOUT_MS: u64 = 10 * 60_000;
 /// Random bytes one authorization request needs (32 for the PKCE verifier, 16 for `state`).
 const AUTHORIZE_ENTROPY: usize = 48;
+/// How long a token obtained here is used before it may be refreshed ahead of its expiry (a
+/// token issued with no lifetime to speak of is sent, not refreshed before every request).
+const MIN_TOKEN_USE_MS: u64 = 1_000;
 
 /// What the authorizer asks of its host.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -236,6 +239,8 @@ pub struct Authorizer {
     /// The issuer an issuer-less configured client was first used with.
     static_client_issuer: Option<String>,
     tokens: Option<TokenRecord>,
+    /// When the tokens were obtained by this authorizer (Unix ms); `None` for stored ones.
+    tokens_obtained_at: Option<u64>,
     generation: u64,
     requested_scope: Option<String>,
     rs_nonce: Option<String>,
@@ -297,6 +302,7 @@ impl Authorizer {
             client: None,
             static_client_issuer: None,
             tokens: None,
+            tokens_obtained_at: None,
             generation: 0,
             requested_scope: None,
             rs_nonce: None,
@@ -416,9 +422,21 @@ impl Authorizer {
         }
         let wall = self.wall(now);
         let due = self.tokens.as_ref().is_some_and(|t| {
-            t.refresh_token.is_some()
-                && t.expires_at
-                    .is_some_and(|e| e <= wall.saturating_add(self.cfg.refresh_skew_ms))
+            let (Some(expires_at), Some(_)) = (t.expires_at, &t.refresh_token) else {
+                return false;
+            };
+            // A token obtained here is refreshed at the latest halfway through its lifetime, so
+            // one that lives less than the skew is not "expiring" the moment it arrives (which
+            // would refresh it before every request, forever), and never right after it came.
+            let margin = match self.tokens_obtained_at {
+                Some(at) if wall < at.saturating_add(MIN_TOKEN_USE_MS) => return false,
+                Some(at) => self
+                    .cfg
+                    .refresh_skew_ms
+                    .min(expires_at.saturating_sub(at) / 2),
+                None => self.cfg.refresh_skew_ms,
+            };
+            expires_at <= wall.saturating_add(margin)
         });
         let same_issuer = match (&self.asm, &self.tokens) {
             (Some(m), Some(t)) => m.issuer == t.issuer,
@@ -1648,6 +1666,7 @@ impl Authorizer {
             token_type,
         });
         self.tokens = Some(rec);
+        self.tokens_obtained_at = Some(self.wall(now));
         self.generation += 1;
         self.finish(Ok(()));
     }
