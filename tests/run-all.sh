@@ -41,6 +41,7 @@ STAGES=(
     types
     transport
     client_e2e
+    auth_e2e
     conformance
     harness
     browser
@@ -137,6 +138,14 @@ stage_transport() {
 # misbehaving fixture, in Node, a Chromium page and a dedicated worker.
 stage_client_e2e() {
     bash tests/wasm/run-client-tests.sh
+}
+
+# OAuth end to end in Node: McpClient and McpPool against a real authorization server
+# (oidc-provider) and protected MCP servers of both eras (authorization code with the person's
+# pages filled in over HTTP, refresh rotation, signIn / completeAuthorization, client credentials
+# with a secret and ES256, redaction of every secret of the run).
+stage_auth_e2e() {
+    bash tests/auth/run.sh
 }
 
 # The official MCP conformance suite (client scenarios, both required sets).

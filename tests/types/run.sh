@@ -28,13 +28,7 @@ tsc() { node "$here/node_modules/typescript/bin/tsc" "$@"; }
 log "tsc $(tsc --version)"
 
 # 2. The nodejs package, as `mcp-edge`.
-pkg="$root/pkg/nodejs"
-if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
-  command -v wasm-pack >/dev/null || { log "wasm-pack missing (bash tests/tools/install.sh)"; exit 1; }
-  log "building pkg/nodejs (wasm-pack build --release --target nodejs)"
-  wasm-pack --log-level warn build --release --target nodejs --out-dir pkg/nodejs >&2
-  touch "$pkg/mcp_edge_bg.wasm"
-fi
+pkg="$("$root/tests/tools/build-nodejs-pkg.sh")"
 ln -sfn "$pkg" "$here/node_modules/mcp-edge"
 
 # 3. The declarations against the typed program, and on their own in a browser setting.
