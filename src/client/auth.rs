@@ -186,16 +186,18 @@ pub(crate) async fn sign_proofs(
     state: &RefCell<Option<AuthDriver>>,
     req: &mut HttpRequest,
 ) -> Result<(), AuthError> {
-    let specs = std::mem::take(&mut req.extras.proofs);
-    for spec in specs {
-        let iat = (js_sys::Date::now() / 1000.0) as u64;
-        let jti = jose::hex(&webcrypto::random_bytes(16).map_err(AuthError::Signing)?);
-        let input = spec.signing_input(iat, &jti);
-        let key = key_for(state, spec.key()).await?;
-        let sig = webcrypto::sign_es256(&key, input.as_bytes())
+    let iat = (js_sys::Date::now() / 1000.0) as u64;
+    let jti = || {
+        webcrypto::random_bytes(16)
+            .map(|b| jose::hex(&b))
+            .map_err(AuthError::Signing)
+    };
+    for proof in jose::take_proofs(req, iat, jti)? {
+        let key = key_for(state, proof.key()).await?;
+        let sig = webcrypto::sign_es256(&key, proof.signing_input())
             .await
             .map_err(AuthError::Signing)?;
-        spec.apply(req, jose::assemble(&input, &sig));
+        proof.finish(req, &sig);
     }
     Ok(())
 }
