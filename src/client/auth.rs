@@ -69,6 +69,7 @@ export function authHost(options) {
     }),
     save: (key, value) => queued(() => store.put(key, value)),
     remove: (key) => queued(() => store.delete(key)),
+    settled: () => chain.then(() => undefined, () => undefined),
     random(n) {
       const out = new Uint8Array(n);
       for (let i = 0; i < n; i += 65536) globalThis.crypto.getRandomValues(out.subarray(i, Math.min(n, i + 65536)));
@@ -119,6 +120,8 @@ extern "C" {
     fn save(this: &AuthHost, key: &str, value: &str) -> Promise;
     #[wasm_bindgen(method)]
     fn remove(this: &AuthHost, key: &str) -> Promise;
+    #[wasm_bindgen(method)]
+    fn settled(this: &AuthHost) -> Promise;
     #[wasm_bindgen(method, catch)]
     fn random(this: &AuthHost, n: usize) -> Result<Uint8Array, JsValue>;
     #[wasm_bindgen(method, js_name = dpopKey)]
@@ -143,14 +146,31 @@ impl AuthHost {
         Ok(settle(self.load(key)).await?.as_string())
     }
 
-    /// Writes `value` under `key`, after every earlier storage call.
-    pub(crate) async fn write(&self, key: &str, value: &str) -> Result<(), String> {
-        settle(self.save(key, value)).await.map(|_| ())
+    /// Writes `value` under `key`, after every earlier storage call. The call is queued at
+    /// once (so [`AuthHost::all_stored`] waits for it); the future says how it went.
+    pub(crate) fn write(
+        &self,
+        key: &str,
+        value: &str,
+    ) -> impl std::future::Future<Output = Result<(), String>> {
+        let p = self.save(key, value);
+        async move { settle(p).await.map(|_| ()) }
     }
 
-    /// Removes `key`, after every earlier storage call.
-    pub(crate) async fn delete(&self, key: &str) -> Result<(), String> {
-        settle(self.remove(key)).await.map(|_| ())
+    /// Removes `key`, after every earlier storage call (queued at once, like [`AuthHost::write`]).
+    pub(crate) fn delete(
+        &self,
+        key: &str,
+    ) -> impl std::future::Future<Output = Result<(), String>> {
+        let p = self.remove(key);
+        async move { settle(p).await.map(|_| ()) }
+    }
+
+    /// Resolves once every storage call queued so far has run: a sign-in or a close resolves
+    /// only when its records are in the host's store (a Worker may end its request, and with it
+    /// any unfinished write, right after).
+    pub(crate) async fn all_stored(&self) {
+        let _ = JsFuture::from(self.settled()).await;
     }
 
     /// Waits for the named lock (shared by the origin's tabs where Web Locks exist).
@@ -195,12 +215,15 @@ impl AuthHost {
     /// Signs every proof `req` asks for, just before it is sent: each gets the current time
     /// and a fresh random `jti` (RFC 9449 § 4.2, RFC 7523 § 3).
     pub(crate) async fn sign_proofs(&self, req: &mut HttpRequest) -> Result<(), AuthError> {
-        let specs = std::mem::take(&mut req.extras.proofs);
-        for spec in specs {
-            let iat = (js_sys::Date::now() / 1000.0) as u64;
-            let jti = jose::hex(&self.random_bytes(16).map_err(AuthError::Signing)?);
-            let input = spec.signing_input(iat, &jti);
-            let sig = settle(self.sign(spec.key() == KeyRole::Dpop, input.as_bytes()))
+        let iat = (js_sys::Date::now() / 1000.0) as u64;
+        let jti = || {
+            self.random_bytes(16)
+                .map(|b| jose::hex(&b))
+                .map_err(AuthError::Signing)
+        };
+        for proof in jose::take_proofs(req, iat, jti)? {
+            let dpop = proof.key() == KeyRole::Dpop;
+            let sig = settle(self.sign(dpop, proof.signing_input()))
                 .await
                 .map_err(AuthError::Signing)?;
             let sig = Uint8Array::new(&sig).to_vec();
@@ -210,7 +233,7 @@ impl AuthHost {
                     sig.len()
                 )));
             }
-            spec.apply(req, jose::assemble(&input, &sig));
+            proof.finish(req, &sig);
         }
         Ok(())
     }

@@ -422,6 +422,23 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
     if let E::Unlock { name } = &event {
         return host.unlock(name);
     }
+    // Writes join the host's storage queue now, before anyone can wait for it to run empty.
+    let event = match event {
+        E::Save { key, value } => {
+            let written = host.write(&key, value.expose());
+            return storage_outcome(inner, async move {
+                written
+                    .await
+                    .err()
+                    .map(|m| format!("token storage write failed: {m}"))
+            });
+        }
+        E::Delete { key } => {
+            let deleted = host.delete(&key);
+            return storage_outcome(inner, async move { deleted.await.err() });
+        }
+        other => other,
+    };
     let inner = inner.clone();
     wasm_bindgen_futures::spawn_local(async move {
         let failed = match event {
@@ -439,12 +456,6 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
                     .handle_auth_loaded(&key, v.as_deref(), now);
                 failed
             }
-            E::Save { key, value } => host
-                .write(&key, value.expose())
-                .await
-                .err()
-                .map(|m| format!("token storage write failed: {m}")),
-            E::Delete { key } => host.delete(&key).await.err(),
             E::Lock { name } => {
                 let locked = host.lock(&name).await;
                 let now = inner.now();
@@ -484,6 +495,20 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
             queue_notification(&inner, Event::Diagnostic { message });
         }
         pump(&inner);
+    });
+}
+
+/// Reports a storage write or delete that failed (the session does not wait for them).
+fn storage_outcome(
+    inner: &Rc<Inner>,
+    outcome: impl std::future::Future<Output = Option<String>> + 'static,
+) {
+    let inner = inner.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(message) = outcome.await {
+            queue_notification(&inner, Event::Diagnostic { message });
+            pump(&inner);
+        }
     });
 }
 
@@ -745,7 +770,11 @@ impl Client {
         let session = Session::new(options.session.clone())?;
         let client = Client::build(options, session, now_ms());
         let op = client.start(|s, now| s.authorize(now), None);
-        client.wait(op).await
+        let result = client.wait(op).await;
+        // The pending request (or the tokens) must be stored before the caller moves on: the
+        // callback may arrive in another process.
+        client.auth_stored().await;
+        result
     }
 
     /// Finishes a sign-in from the callback URL the authorization server redirected to, in a
@@ -759,7 +788,9 @@ impl Client {
         let session = Session::new(options.session.clone())?;
         let client = Client::build(options, session, now_ms());
         let op = client.start(|s, now| s.complete_authorization(callback, now), None);
-        client.wait(op).await
+        let result = client.wait(op).await;
+        client.auth_stored().await;
+        result
     }
 
     /// Rebuilds a connected client from a [`SessionSnapshot`] without a round trip (a fresh
@@ -905,7 +936,18 @@ impl Client {
     /// Closes the session (2025 era: DELETE). Every running operation fails with `Closed`.
     pub async fn close(&self) -> Result<(), ProtocolError> {
         let p = self.start(|s, now| s.close(now), None);
-        self.wait(p).await.map(|_| ())
+        let result = self.wait(p).await.map(|_| ());
+        // Tokens refreshed or obtained by this client reach the store before close resolves.
+        self.auth_stored().await;
+        result
+    }
+
+    /// Waits until the auth host's storage queue ran empty.
+    async fn auth_stored(&self) {
+        let host = self.inner.auth.clone();
+        if let Some(host) = host {
+            host.all_stored().await;
+        }
     }
 
     /// Changes the per-request timeouts for later requests.

@@ -270,11 +270,14 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
                 let mut request = t.request.clone();
                 // Sign proofs the way a transport does just before sending (a fake signature;
                 // the test servers read the claims).
-                for (n, spec) in t.request.extras.proofs.iter().enumerate() {
-                    let iat = 1_700_000_000 + self.now / 1000;
-                    let jti = format!("jti-{}-{}", t.exchange.0, n);
-                    let input = spec.signing_input(iat, &jti);
-                    spec.apply(&mut request, jose::assemble(&input, b"sig"));
+                let iat = 1_700_000_000 + self.now / 1000;
+                let mut n = 0;
+                let jti = || {
+                    n += 1;
+                    Ok::<_, ()>(format!("jti-{}-{}", t.exchange.0, n - 1))
+                };
+                for proof in jose::take_proofs(&mut request, iat, jti).unwrap_or_default() {
+                    proof.finish(&mut request, b"sig");
                 }
                 self.requests.push((t.exchange, self.now, request.clone()));
                 let reply = (self.server)(&request);

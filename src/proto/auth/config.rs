@@ -91,7 +91,8 @@ pub struct AuthConfig {
     pub dpop: bool,
     /// Most authorization flows one operation may wait for before failing (step-up bound).
     pub max_attempts: u32,
-    /// Refresh this long before the access token expires.
+    /// Refresh this long before the access token expires (for a token obtained in this process,
+    /// at most half its lifetime before).
     pub refresh_skew_ms: u64,
 }
 

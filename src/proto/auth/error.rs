@@ -261,9 +261,11 @@ impl fmt::Display for AuthError {
                 Some(e) => write!(f, "HTTP 403: forbidden ({e})"),
                 None => f.write_str("HTTP 403: forbidden"),
             },
-            AuthError::InteractionRequired { url } => {
-                write!(f, "sign-in required: open {url} and pass the callback back")
-            }
+            // The URL carries `state`: it is the error's `url` for the host to open, never part
+            // of a message that may be logged.
+            AuthError::InteractionRequired { .. } => f.write_str(
+                "sign-in required: a person must open the authorization URL (the error's url) and the callback must be passed back",
+            ),
             AuthError::HeadlessUnavailable { detail } => {
                 write!(f, "headless authorization is not possible here: {detail}")
             }

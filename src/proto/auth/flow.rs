@@ -86,6 +86,9 @@ pub const REQUEST_TIMEOUT_MS: u64 = 30_000;
 pub const INTERACTION_TIMEOUT_MS: u64 = 10 * 60_000;
 /// Random bytes one authorization request needs (32 for the PKCE verifier, 16 for `state`).
 const AUTHORIZE_ENTROPY: usize = 48;
+/// How long a token obtained here is used before it may be refreshed ahead of its expiry (a
+/// token issued with no lifetime to speak of is sent, not refreshed before every request).
+const MIN_TOKEN_USE_MS: u64 = 1_000;
 
 /// What the authorizer asks of its host.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -443,11 +446,21 @@ impl Authorizer {
         // Due within the skew, but never before half the token's life has passed (a server
         // issuing 30-second tokens must not get a refresh per request).
         let due = self.tokens.as_ref().is_some_and(|t| {
-            let (Some(exp), Some(_)) = (t.expires_at, &t.refresh_token) else {
+            let (Some(expires_at), Some(_)) = (t.expires_at, &t.refresh_token) else {
                 return false;
             };
-            let half = exp.saturating_sub(t.obtained_at.unwrap_or(0)) / 2;
-            exp <= wall.saturating_add(self.cfg.refresh_skew_ms.min(half))
+            // A token is refreshed at the latest halfway through its lifetime, so one that
+            // lives less than the skew is not "expiring" the moment it arrives (which would
+            // refresh it before every request, forever), and never right after it came.
+            let margin = match t.obtained_at {
+                Some(at) if wall < at.saturating_add(MIN_TOKEN_USE_MS) => return false,
+                Some(at) => self
+                    .cfg
+                    .refresh_skew_ms
+                    .min(expires_at.saturating_sub(at) / 2),
+                None => self.cfg.refresh_skew_ms,
+            };
+            expires_at <= wall.saturating_add(margin)
         });
         let same_issuer = match (&self.asm, &self.tokens) {
             (Some(m), Some(t)) => m.issuer == t.issuer,

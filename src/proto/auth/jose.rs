@@ -239,6 +239,48 @@ impl ProofSpec {
     }
 }
 
+/// A proof taken out of a request to be signed by the host: which key signs it, over which
+/// signing input, and where the signed JWT goes ([`UnsignedProof::finish`]).
+pub struct UnsignedProof {
+    spec: ProofSpec,
+    input: String,
+}
+
+impl UnsignedProof {
+    /// The key that signs it.
+    pub fn key(&self) -> KeyRole {
+        self.spec.key()
+    }
+
+    /// The bytes to sign (the JWS signing input).
+    pub fn signing_input(&self) -> &[u8] {
+        self.input.as_bytes()
+    }
+
+    /// Puts the JWT with its ES256 `signature` (raw `r || s`) into `req`.
+    pub fn finish(self, req: &mut crate::proto::http::HttpRequest, signature: &[u8]) {
+        self.spec.apply(req, assemble(&self.input, signature));
+    }
+}
+
+/// Takes the proofs `req` asks for, just before it is sent, each with its signing input for the
+/// time `iat` (Unix seconds) and a fresh `jti` from `jti()` (RFC 9449 § 4.2: unique per proof, so
+/// a retried request carries new proofs; RFC 7523 § 3 for assertions). The host signs each with
+/// its key (WebCrypto in JS scopes, RustCrypto in the WASI component) and finishes it.
+pub fn take_proofs<E>(
+    req: &mut crate::proto::http::HttpRequest,
+    iat: u64,
+    mut jti: impl FnMut() -> Result<String, E>,
+) -> Result<Vec<UnsignedProof>, E> {
+    std::mem::take(&mut req.extras.proofs)
+        .into_iter()
+        .map(|spec| {
+            let input = spec.signing_input(iat, &jti()?);
+            Ok(UnsignedProof { spec, input })
+        })
+        .collect()
+}
+
 /// The `DPoP` request header (RFC 9449 § 4.1), lowercase.
 pub const DPOP_HEADER: &str = "dpop";
 /// The `DPoP-Nonce` response header (RFC 9449 § 8.1), lowercase.
