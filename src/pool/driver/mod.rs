@@ -34,7 +34,7 @@ use std::task::{Context, Poll, Waker};
 
 use serde_json::{json, Value};
 
-pub use host::{LocalFuture, PoolClient, PoolHost};
+pub use host::{LocalFuture, PoolClient, PoolHost, ServerTarget};
 
 use super::{
     Attempt, BreakerConfig, BreakerSet, ConnectInfo, OutboundGate, Policy, PoolConfig, PoolCore,
@@ -249,7 +249,11 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             }
         };
         let timeout = attempt.deadline.saturating_sub(inner.host.now()).max(1);
-        let mut session = inner.host.session_config(&url)?;
+        let target = ServerTarget {
+            name: &attempt.server,
+            auth: config.auth.as_ref(),
+        };
+        let mut session = inner.host.session_config(&url, &target)?;
         let defaults = (session.request_timeout_ms, session.max_total_timeout_ms);
         session.protocol = config.protocol.clone();
         for (k, v) in headers {
@@ -265,7 +269,10 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             // client's whole life; it is opt-in there.
             session.open_get_stream = false;
         }
-        let (client, info) = inner.host.connect(session, inner.gate.clone()).await?;
+        let (client, info) = inner
+            .host
+            .connect(&target, session, inner.gate.clone())
+            .await?;
         let tools = client.list_tools().await.map_err(PoolError::from)?;
         client.set_timeouts(defaults.0, defaults.1);
         let list = tools.get("tools").cloned().unwrap_or(json!([]));

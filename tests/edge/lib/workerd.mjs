@@ -57,7 +57,7 @@ function pkgModules(configDir) {
 /**
  * Writes `<runDir>/config.capnp`.
  * workers: [{name, port, mcpConfig (object), edge?: boolean, vars?: {NAME: value},
- *            services?: {BINDING: "127.0.0.1:PORT"}, sessions?: boolean,
+ *            services?: {BINDING: "127.0.0.1:PORT"}, sessions?: boolean, authStore?: boolean,
  *            agentToken?: string | null (the MCP_AGENT_TOKEN binding; default AGENT_TOKEN, null: none),
  *            policy?: object (the MCP_POLICY binding)}]
  * storageDir: where the Durable Objects keep their SQLite files (survives workerd restarts).
@@ -87,13 +87,18 @@ export function writeConfig(runDir, { workers, storageDir }) {
       bindings.push(`(name = ${text(binding)}, service = ${text(svc)})`);
     }
     const extra = [];
+    const namespaces = [];
     if (w.sessions) {
-      usesDisk = true;
       bindings.push(`(name = "SESSIONS", durableObjectNamespace = "McpSessions")`);
-      extra.push(
-        `durableObjectNamespaces = [(className = "McpSessions", uniqueKey = ${text(`mcp-edge-sessions-${w.name}`)}, enableSql = true)]`,
-        `durableObjectStorage = (localDisk = "do-disk")`,
-      );
+      namespaces.push(`(className = "McpSessions", uniqueKey = ${text(`mcp-edge-sessions-${w.name}`)}, enableSql = true)`);
+    }
+    if (w.authStore) {
+      bindings.push(`(name = "AUTH_STORE", durableObjectNamespace = "McpAuthStore")`);
+      namespaces.push(`(className = "McpAuthStore", uniqueKey = ${text(`mcp-edge-auth-${w.name}`)}, enableSql = true)`);
+    }
+    if (namespaces.length) {
+      usesDisk = true;
+      extra.push(`durableObjectNamespaces = [${namespaces.join(", ")}]`, `durableObjectStorage = (localDisk = "do-disk")`);
     }
     const id = `worker${workers.indexOf(w)}`;
     services.push(`(name = ${text(w.name)}, worker = .${id})`);
