@@ -37,9 +37,9 @@ pub mod js;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub use api::{
-    Call, CallOptions, CallToolResult, CancelToken, ConnectOptions, Error, GetPromptResult,
-    McpClient, McpPool, McpPoolOptions, Notification, Notifications, Progress, ProgressStream,
-    Prompt, ReadResourceResult, Resource, ResourceTemplate, Snapshot, Tool,
+    AuthConfig, AuthError, Call, CallOptions, CallToolResult, CancelToken, ConnectOptions, Error,
+    GetPromptResult, McpClient, McpPool, McpPoolOptions, Notification, Notifications, Progress,
+    ProgressStream, Prompt, ReadResourceResult, Resource, ResourceTemplate, Snapshot, Tool,
 };
 
 // The unit tests run in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).

@@ -15,10 +15,11 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
 use mcp_edge::pool::config::{PoolConfig, Vars};
-use mcp_edge::pool::driver::{ClientSignal, LocalFuture, PoolClient, PoolHost};
+use mcp_edge::pool::driver::{ClientSignal, LocalFuture, PoolClient, PoolHost, ServerTarget};
 use mcp_edge::pool::{
     DriverEvent, DriverOptions, OutboundGate, Policy, PoolDriver, PoolError, PoolEvent, ServerState,
 };
+use mcp_edge::proto::auth::AuthConfig;
 use mcp_edge::proto::session::{Era, ListKind, ProtocolError, ServerInfo, SessionConfig};
 use mcp_edge::tools::registry::ToolEvent;
 use mcp_edge::tools::ExportFormat;
@@ -326,18 +327,29 @@ impl PoolHost for FakeHost {
         self.exec.sleep(ms)
     }
 
-    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError> {
+    fn session_config(
+        &self,
+        url: &str,
+        target: &ServerTarget<'_>,
+    ) -> Result<SessionConfig, PoolError> {
         let mut c = SessionConfig::new(url);
         c.headers = vec![("x-base".into(), "1".into())];
+        c.auth = target
+            .auth
+            .map(AuthConfig::from_json)
+            .transpose()
+            .map_err(|e| PoolError::InvalidOption(e.to_string()))?;
         Ok(c)
     }
 
     fn connect(
         &self,
+        target: &ServerTarget<'_>,
         session: SessionConfig,
         gate: Option<OutboundGate>,
     ) -> LocalFuture<Result<(FakeClient, ServerInfo), PoolError>> {
         let server = server_of(&session.endpoint);
+        assert_eq!(target.name, server, "the connect names its server");
         self.connects
             .borrow_mut()
             .push((server.clone(), session, gate.is_some()));
@@ -935,6 +947,29 @@ fn edge_mode_gates_every_client_and_keeps_the_get_stream_off() {
     let (_, session, gated) = &connects[0];
     assert!(*gated, "the client got the pool's outbound gate");
     assert!(!session.open_get_stream);
+}
+
+#[test]
+fn a_server_s_auth_entry_reaches_its_own_session_only() {
+    let s = setup(
+        json!({
+            "a": {"url": url("a"), "auth": {"grant": "client_credentials", "clientId": "agent", "clientSecret": "s"}},
+            "b": {"url": url("b")},
+        }),
+        vec![("a", ok(1, &["x"])), ("b", ok(1, &["y"]))],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    let connects = s.connects.borrow();
+    let auth_of = |name: &str| {
+        connects
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, session, _)| session.auth.is_some())
+    };
+    assert_eq!(auth_of("a"), Some(true), "a's entry has auth");
+    assert_eq!(auth_of("b"), Some(false), "b's has none");
 }
 
 #[test]

@@ -44,6 +44,7 @@ STAGES=(
     transport
     client_e2e
     soak
+    auth_e2e
     conformance
     harness
     browser
@@ -153,6 +154,14 @@ stage_client_e2e() {
 # responses; no call may hang, lose its result, run twice or fail without a typed error.
 stage_soak() {
     bash tests/soak/run.sh
+}
+
+# OAuth end to end in Node: McpClient and McpPool against a real authorization server
+# (oidc-provider) and protected MCP servers of both eras (authorization code with the person's
+# pages filled in over HTTP, refresh rotation, signIn / completeAuthorization, client credentials
+# with a secret and ES256, redaction of every secret of the run).
+stage_auth_e2e() {
+    bash tests/auth/run.sh
 }
 
 # The official MCP conformance suite (client scenarios, both required sets).

@@ -80,6 +80,7 @@ fn get(url: String) -> HttpRequest {
         url,
         headers: vec![("accept".into(), "text/event-stream".into())],
         body: None,
+        extras: Default::default(),
     }
 }
 
@@ -100,6 +101,7 @@ fn mcp_post(url: String, body: &str) -> HttpRequest {
             ("authorization".into(), "Bearer fixture-token".into()),
         ],
         body: Some(body.into()),
+        extras: Default::default(),
     }
 }
 

@@ -77,6 +77,39 @@ impl McpClient {
         Ok(McpClient { client })
     }
 
+    /// Signs in to the server at `url` without connecting (`options` must carry
+    /// [`ConnectOptions::auth`]): runs the OAuth flow and resolves with who is signed in once the
+    /// tokens are stored, where a later [`McpClient::connect`] finds them. Without an
+    /// `onAuthorizationUrl` in the auth host an authorization-code flow fails with
+    /// `AUTH_INTERACTION_REQUIRED` carrying the URL to send the person to, after storing the
+    /// pending request for [`McpClient::complete_authorization`].
+    pub async fn sign_in(url: &str, options: ConnectOptions) -> Result<Value, ProtocolError> {
+        let session = options.session_config(url)?;
+        Client::sign_in(options.client_options(session, None)).await
+    }
+
+    /// Finishes a sign-in from the `callback` URL the authorization server redirected to, in
+    /// any process sharing the auth storage (the pending request is found by its `state`; the
+    /// RFC 9207 `iss` is checked). Resolves with who is signed in; the tokens are stored.
+    pub async fn complete_authorization(
+        url: &str,
+        callback: &str,
+        options: ConnectOptions,
+    ) -> Result<Value, ProtocolError> {
+        let session = options.session_config(url)?;
+        Client::complete_authorization(options.client_options(session, None), callback).await
+    }
+
+    /// Who is signed in (issuer, scope, token type, expiry; never a token), if OAuth is on.
+    pub fn auth_status(&self) -> Option<Value> {
+        self.client.auth_status()
+    }
+
+    /// Forgets this server's OAuth tokens, stored ones too: the next request signs in again.
+    pub fn sign_out(&self) {
+        self.client.sign_out();
+    }
+
     /// Rebuilds a connected client from [`McpClient::snapshot`] output without any request (for
     /// hosts that evict isolates). `url` and `options` as for [`McpClient::connect`].
     pub fn restore(

@@ -104,6 +104,10 @@ pub use types::{
 /// surface exposes ([`Error::code`]).
 pub use crate::proto::session::ProtocolError as Error;
 
+/// OAuth settings ([`ConnectOptions::auth`]) and the authorization errors an
+/// [`Error::Auth`] carries.
+pub use crate::proto::auth::{AuthConfig, AuthError};
+
 pub(crate) use call::{call_tool, run, wait_op};
 pub(crate) use client::{age_cache, connect_client};
 pub(crate) use input::{HandlerFn, Handlers};

@@ -8,8 +8,9 @@ use std::rc::Rc;
 use serde_json::{Map, Value};
 
 use super::input::{HandlerFn, Handlers};
-use crate::client::{ClientOptions, Traffic};
+use crate::client::{AuthHost, ClientOptions, Traffic};
 use crate::pool::OutboundGate;
+use crate::proto::auth::AuthConfig;
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{Era, ProtocolChoice, ProtocolError, SessionConfig};
 
@@ -61,6 +62,8 @@ pub struct ConnectOptions {
     observer: Option<TrafficSink>,
     max_event_bytes: Option<usize>,
     max_body_bytes: Option<usize>,
+    auth: Option<AuthConfig>,
+    auth_host: Option<(AuthHost, Option<js_sys::Function>)>,
 }
 
 /// A traffic observer shared by the clients built from one set of options.
@@ -81,6 +84,8 @@ impl Default for ConnectOptions {
             observer: None,
             max_event_bytes: None,
             max_body_bytes: None,
+            auth: None,
+            auth_host: None,
         }
     }
 }
@@ -95,6 +100,7 @@ impl std::fmt::Debug for ConnectOptions {
             .field("timeout_ms", &self.timeout_ms)
             .field("max_total_timeout_ms", &self.max_total_timeout_ms)
             .field("open_get_stream", &self.open_get_stream)
+            .field("auth", &self.auth.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -232,6 +238,39 @@ impl ConnectOptions {
         self
     }
 
+    /// OAuth 2.1 authorization (MCP `basic/authorization`): a 401 or 403 on any request runs
+    /// the flow these settings describe and replays the request. Tokens, registrations and
+    /// pending sign-ins go to the auth host's storage (memory of this module instance unless
+    /// [`ConnectOptions::auth_host`] names another).
+    ///
+    /// ```no_run
+    /// # use mcp_edge::{AuthConfig, ConnectOptions};
+    /// let auth = AuthConfig::from_json(&serde_json::json!({
+    ///     "grant": "client_credentials",
+    ///     "clientId": "agent-1",
+    ///     "clientSecret": "from-the-vault",
+    /// }))
+    /// .expect("valid settings");
+    /// let options = ConnectOptions::new().auth(auth);
+    /// ```
+    pub fn auth(mut self, config: AuthConfig) -> Self {
+        self.auth = Some(config);
+        self
+    }
+
+    /// The host side of OAuth, from a JS object of the shape of the JS `auth` option:
+    /// `storage` (`get`/`put`/`delete`, may return promises), `onAuthorizationUrl(url)` (the
+    /// person's step, resolving with the callback URL), `privateKeyPem` (PKCS#8 P-256 for
+    /// `private_key_jwt`) and `fetch` (for OAuth traffic only). Keys and signatures are
+    /// WebCrypto's; PKCE hashing runs in Rust.
+    pub fn auth_host(mut self, host: &wasm_bindgen::JsValue) -> Self {
+        let fetch = js_sys::Reflect::get(host, &"fetch".into())
+            .ok()
+            .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok());
+        self.auth_host = Some((crate::client::auth_host(host), fetch));
+        self
+    }
+
     /// The session configuration for `url` (the era cache consulted when the protocol is
     /// `auto`). The URL must be `http://` or `https://`.
     pub fn session_config(&self, url: &str) -> Result<SessionConfig, ProtocolError> {
@@ -269,6 +308,7 @@ impl ConnectOptions {
         if let Some(n) = self.max_body_bytes {
             cfg.max_json_bytes = n;
         }
+        cfg.auth = self.auth.clone();
         Ok(cfg)
     }
 
@@ -278,6 +318,15 @@ impl ConnectOptions {
         session: SessionConfig,
         gate: Option<OutboundGate>,
     ) -> ClientOptions {
+        // With OAuth settings and no host named, the default one (memory storage, WebCrypto).
+        let (auth, auth_fetch) = match (&self.auth_host, &session.auth) {
+            (Some((host, fetch)), _) => (Some(host.clone()), fetch.clone()),
+            (None, Some(_)) => (
+                Some(crate::client::auth_host(&wasm_bindgen::JsValue::UNDEFINED)),
+                None,
+            ),
+            (None, None) => (None, None),
+        };
         ClientOptions {
             session,
             fetch: self.fetch.clone(),
@@ -287,6 +336,8 @@ impl ConnectOptions {
                 f
             }),
             gate,
+            auth,
+            auth_fetch,
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::client::timer::Timer;
 use crate::client::{Client, ClientOptions, Notice, NotificationReader};
 use crate::pool::driver::{
     CallOutcome, ClientSignal, DriverEvent, DriverOptions, EventFn, LocalFuture, PoolClient,
-    PoolDriver, PoolHost,
+    PoolDriver, PoolHost, ServerTarget,
 };
 use crate::pool::{OutboundGate, Policy, PoolConfig, PoolError, PoolOptions, PoolStatus, Vars};
 use crate::proto::session::{
@@ -177,17 +177,42 @@ impl Future for TimerSleep {
 /// Where a fetch-backed pool gets each client's options from.
 pub(crate) trait ClientFactory: 'static {
     /// The session configuration every server starts from.
-    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError>;
+    fn session_config(
+        &self,
+        url: &str,
+        target: &ServerTarget<'_>,
+    ) -> Result<SessionConfig, PoolError>;
     /// The driver options of one client (a fresh traffic observer per client).
-    fn client_options(&self, session: SessionConfig) -> Result<ClientOptions, PoolError>;
+    fn client_options(
+        &self,
+        session: SessionConfig,
+        target: &ServerTarget<'_>,
+    ) -> Result<ClientOptions, PoolError>;
 }
 
 impl ClientFactory for ConnectOptions {
-    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError> {
-        ConnectOptions::session_config(self, url).map_err(PoolError::from)
+    /// A server's `auth` entry replaces the options' OAuth settings for that server (the auth
+    /// host, its storage and keys, stays the options' one).
+    fn session_config(
+        &self,
+        url: &str,
+        target: &ServerTarget<'_>,
+    ) -> Result<SessionConfig, PoolError> {
+        let mut session = ConnectOptions::session_config(self, url).map_err(PoolError::from)?;
+        if let Some(auth) = target.auth {
+            let config = crate::proto::auth::AuthConfig::from_json(auth).map_err(|e| {
+                PoolError::InvalidOption(format!("server {:?}: auth: {e}", target.name))
+            })?;
+            session.auth = Some(config);
+        }
+        Ok(session)
     }
 
-    fn client_options(&self, session: SessionConfig) -> Result<ClientOptions, PoolError> {
+    fn client_options(
+        &self,
+        session: SessionConfig,
+        _target: &ServerTarget<'_>,
+    ) -> Result<ClientOptions, PoolError> {
         Ok(ConnectOptions::client_options(self, session, None))
     }
 }
@@ -223,16 +248,21 @@ impl<F: ClientFactory> PoolHost for FetchHost<F> {
         Box::pin(TimerSleep::new(ms))
     }
 
-    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError> {
-        self.factory.session_config(url)
+    fn session_config(
+        &self,
+        url: &str,
+        target: &ServerTarget<'_>,
+    ) -> Result<SessionConfig, PoolError> {
+        self.factory.session_config(url, target)
     }
 
     fn connect(
         &self,
+        target: &ServerTarget<'_>,
         session: SessionConfig,
         gate: Option<OutboundGate>,
     ) -> LocalFuture<Result<(PoolConn, ServerInfo), PoolError>> {
-        let options = self.factory.client_options(session).map(|mut o| {
+        let options = self.factory.client_options(session, target).map(|mut o| {
             o.gate = gate;
             o
         });

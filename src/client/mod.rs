@@ -11,8 +11,11 @@
 //!   poll_event   ─► op waiters, progress callbacks, input handler, notification queue
 //! ```
 
+mod auth;
 mod oneshot;
 pub(crate) mod timer;
+
+pub use auth::{auth_host, AuthHost};
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -24,6 +27,7 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 
 use crate::pool::OutboundGate;
+use crate::proto::auth::AuthError;
 use crate::proto::http::{HttpRequest, ResponseHead};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{
@@ -115,6 +119,12 @@ pub struct ClientOptions {
     /// A bound on concurrent exchanges shared with other clients (a pool in edge mode): each
     /// exchange holds a permit from before its `fetch` until its body ends.
     pub gate: Option<OutboundGate>,
+    /// What the host provides for OAuth (with `session.auth` set): storage, keys, the sign-in
+    /// handler ([`auth_host`] builds it from a JS `auth` options object).
+    pub auth: Option<AuthHost>,
+    /// A `fetch` for OAuth traffic (metadata, registration, token requests) only: an app proxy
+    /// or an edge relay when the authorization server sends no CORS headers.
+    pub auth_fetch: Option<js_sys::Function>,
 }
 
 struct State {
@@ -140,6 +150,8 @@ struct State {
 struct Inner {
     state: RefCell<State>,
     transport: FetchTransport,
+    auth_transport: FetchTransport,
+    auth: Option<AuthHost>,
     input_handler: Option<InputHandler>,
     observer: Option<TrafficFn>,
     gate: Option<OutboundGate>,
@@ -157,10 +169,32 @@ impl Inner {
         (now_ms() - self.epoch).max(0.0) as u64
     }
 
+    /// Reports traffic to the observer with credentials redacted: `Authorization`, `DPoP`,
+    /// cookies, secret URL parameters (`code`, `state`) and OAuth request and response bodies
+    /// never reach an inspector.
     fn observe(&self, t: Traffic) {
-        if let Some(o) = &self.observer {
-            o(&t);
-        }
+        use crate::proto::auth::redact;
+        let Some(o) = &self.observer else { return };
+        let t = match t {
+            Traffic::Request {
+                exchange,
+                mut request,
+            } => {
+                request.headers = redact::headers(&request.headers);
+                request.url = redact::url(&request.url);
+                if request.extras.oauth {
+                    request.body = request.body.as_deref().map(redact::body);
+                }
+                request.extras.proofs.clear();
+                Traffic::Request { exchange, request }
+            }
+            Traffic::Head { exchange, mut head } => {
+                head.headers = redact::headers(&head.headers);
+                Traffic::Head { exchange, head }
+            }
+            other => other,
+        };
+        o(&t);
     }
 }
 
@@ -268,6 +302,7 @@ fn dispatch(inner: &Rc<Inner>, event: Event) {
             params,
             ..
         } => answer_input(inner, input, method, params),
+        Event::Auth(e) => auth_event(inner, e),
         other => queue_notification(inner, other),
     }
 }
@@ -352,6 +387,131 @@ async fn feed(
     }
 }
 
+/// Answers the authorizer (see [`auth`]). Without a host nothing is stored: every read finds
+/// nothing and a sign-in that needs a person fails with the URL.
+fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
+    use crate::proto::auth::AuthEvent as E;
+    let now = inner.now();
+    let Some(host) = inner.auth.clone() else {
+        let mut st = inner.state.borrow_mut();
+        match event {
+            E::Load { key } => st.session.handle_auth_loaded(&key, None, now),
+            E::Authorize { url } => st
+                .session
+                .abort_authorization(AuthError::InteractionRequired { url }, now),
+            E::Lock { .. } => st.session.handle_auth_locked(now),
+            E::NeedEntropy { .. } | E::NeedDpopKey => st.session.abort_authorization(
+                AuthError::InvalidConfig("no authorization host".into()),
+                now,
+            ),
+            _ => {}
+        }
+        return;
+    };
+    if let E::NeedEntropy { bytes } = event {
+        let mut st = inner.state.borrow_mut();
+        match host.random_bytes(bytes) {
+            Ok(b) => st.session.add_entropy(&b, now),
+            Err(m) => st.session.abort_authorization(AuthError::Signing(m), now),
+        }
+        return;
+    }
+    if let E::SignedIn { .. } = event {
+        return queue_notification(inner, Event::Auth(event));
+    }
+    if let E::Unlock { name } = &event {
+        return host.unlock(name);
+    }
+    // Writes join the host's storage queue now, before anyone can wait for it to run empty.
+    let event = match event {
+        E::Save { key, value } => {
+            let written = host.write(&key, value.expose());
+            return storage_outcome(inner, async move {
+                written
+                    .await
+                    .err()
+                    .map(|m| format!("token storage write failed: {m}"))
+            });
+        }
+        E::Delete { key } => {
+            let deleted = host.delete(&key);
+            return storage_outcome(inner, async move { deleted.await.err() });
+        }
+        other => other,
+    };
+    let inner = inner.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let failed = match event {
+            E::Load { key } => {
+                let (v, failed) = match host.read(&key).await {
+                    Ok(v) => (v, None),
+                    // An unreadable store is an empty one for this read, and said.
+                    Err(m) => (None, Some(format!("token storage read failed: {m}"))),
+                };
+                let now = inner.now();
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .handle_auth_loaded(&key, v.as_deref(), now);
+                failed
+            }
+            E::Lock { name } => {
+                let locked = host.lock(&name).await;
+                let now = inner.now();
+                let mut st = inner.state.borrow_mut();
+                match locked {
+                    Ok(()) => st.session.handle_auth_locked(now),
+                    Err(m) => st.session.abort_authorization(AuthError::Storage(m), now),
+                }
+                None
+            }
+            E::NeedDpopKey => {
+                let jwk = host.dpop_jwk().await;
+                let now = inner.now();
+                let mut st = inner.state.borrow_mut();
+                match jwk {
+                    Ok(j) => st.session.handle_dpop_key(j, now),
+                    Err(e) => st.session.abort_authorization(e, now),
+                }
+                None
+            }
+            E::Authorize { url } => {
+                let result = host.authorize_at(&url).await;
+                let now = inner.now();
+                let mut st = inner.state.borrow_mut();
+                match result {
+                    Some(Ok(cb)) => st.session.handle_authorization_callback(&cb, now),
+                    Some(Err(e)) => st.session.abort_authorization(e, now),
+                    None => st
+                        .session
+                        .abort_authorization(AuthError::InteractionRequired { url }, now),
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(message) = failed {
+            queue_notification(&inner, Event::Diagnostic { message });
+        }
+        pump(&inner);
+    });
+}
+
+/// Reports a storage write or delete that failed (the session does not wait for them).
+fn storage_outcome(
+    inner: &Rc<Inner>,
+    outcome: impl std::future::Future<Output = Option<String>> + 'static,
+) {
+    let inner = inner.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(message) = outcome.await {
+            queue_notification(&inner, Event::Diagnostic { message });
+            pump(&inner);
+        }
+    });
+}
+
 fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value) {
     let Some(handler) = inner.input_handler.clone() else {
         let error = ErrorObject {
@@ -399,7 +559,12 @@ fn schedule_timer(inner: &Rc<Inner>) {
     });
 }
 
-async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort: Rc<AbortHandle>) {
+async fn run_exchange(
+    inner: Rc<Inner>,
+    id: ExchangeId,
+    mut req: HttpRequest,
+    abort: Rc<AbortHandle>,
+) {
     // Held until this function returns: after the body ended, failed or was cancelled.
     let _permit = match &inner.gate {
         None => None,
@@ -419,7 +584,33 @@ async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort:
             }
         }
     };
-    let result = inner.transport.send(&req, &abort).await;
+    if !req.extras.proofs.is_empty() {
+        let signed = match &inner.auth {
+            Some(host) => host.sign_proofs(&mut req).await,
+            None => Err(AuthError::Signing("no authorization host".into())),
+        };
+        if let Err(e) = signed {
+            inner.observe(Traffic::End {
+                exchange: id.0,
+                error: Some(e.to_string()),
+            });
+            let now = inner.now();
+            inner.state.borrow_mut().session.handle_failure(
+                id,
+                TransportFailure::Network(format!("could not sign the request: {e}")),
+                now,
+            );
+            finish_exchange(&inner, id);
+            return;
+        }
+    }
+    let oauth = req.extras.oauth;
+    let transport = if oauth {
+        &inner.auth_transport
+    } else {
+        &inner.transport
+    };
+    let result = transport.send(&req, &abort).await;
     let mut response = match result {
         Ok(r) => r,
         Err(e) => {
@@ -470,10 +661,15 @@ async fn run_exchange(inner: Rc<Inner>, id: ExchangeId, req: HttpRequest, abort:
         match response.next_chunk().await {
             Ok(Some(bytes)) => {
                 // Observed before the session sees it: what it sends in answer comes after.
+                // OAuth responses (tokens, registrations) are never shown.
                 if inner.observer.is_some() {
                     inner.observe(Traffic::Body {
                         exchange: id.0,
-                        bytes: bytes.clone(),
+                        bytes: if oauth {
+                            crate::proto::auth::secret::REDACTED.as_bytes().to_vec()
+                        } else {
+                            bytes.clone()
+                        },
                     });
                 }
                 feed(&inner, id, &bytes, pausable, &abort).await;
@@ -541,7 +737,11 @@ impl Client {
                 closed: false,
                 outputs: None,
             }),
+            auth_transport: FetchTransport::new(
+                options.auth_fetch.or_else(|| options.fetch.clone()),
+            ),
             transport: FetchTransport::new(options.fetch),
+            auth: options.auth,
             input_handler: options.input_handler,
             observer: options.observer,
             gate: options.gate,
@@ -551,7 +751,10 @@ impl Client {
     }
 
     /// Creates a client and connects it.
-    pub async fn connect(options: ClientOptions) -> Result<(Client, ServerInfo), ProtocolError> {
+    pub async fn connect(
+        mut options: ClientOptions,
+    ) -> Result<(Client, ServerInfo), ProtocolError> {
+        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
         let session = Session::new(options.session.clone())?;
         let client = Client::build(options, session, now_ms());
         let op = client.start(|s, now| s.connect(now), None);
@@ -560,12 +763,43 @@ impl Client {
         Ok((client, info))
     }
 
+    /// Signs in to the server at `options.session.endpoint` without connecting (its auth must
+    /// be configured): resolves with who is signed in once tokens are stored.
+    pub async fn sign_in(mut options: ClientOptions) -> Result<Value, ProtocolError> {
+        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
+        let session = Session::new(options.session.clone())?;
+        let client = Client::build(options, session, now_ms());
+        let op = client.start(|s, now| s.authorize(now), None);
+        let result = client.wait(op).await;
+        // The pending request (or the tokens) must be stored before the caller moves on: the
+        // callback may arrive in another process.
+        client.auth_stored().await;
+        result
+    }
+
+    /// Finishes a sign-in from the callback URL the authorization server redirected to, in a
+    /// process that may not be the one that started it (the pending request is read from the
+    /// auth storage by `state`). Resolves with who is signed in; the tokens are stored.
+    pub async fn complete_authorization(
+        mut options: ClientOptions,
+        callback: &str,
+    ) -> Result<Value, ProtocolError> {
+        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
+        let session = Session::new(options.session.clone())?;
+        let client = Client::build(options, session, now_ms());
+        let op = client.start(|s, now| s.complete_authorization(callback, now), None);
+        let result = client.wait(op).await;
+        client.auth_stored().await;
+        result
+    }
+
     /// Rebuilds a connected client from a [`SessionSnapshot`] without a round trip (a fresh
     /// isolate after eviction). The snapshot must be of `options.session.endpoint`.
     pub fn restore(
-        options: ClientOptions,
+        mut options: ClientOptions,
         snapshot: SessionSnapshot,
     ) -> Result<Client, ProtocolError> {
+        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
         let epoch = now_ms();
         let session = Session::restore(options.session.clone(), snapshot, 0)?;
         let client = Client::build(options, session, epoch);
@@ -702,7 +936,18 @@ impl Client {
     /// Closes the session (2025 era: DELETE). Every running operation fails with `Closed`.
     pub async fn close(&self) -> Result<(), ProtocolError> {
         let p = self.start(|s, now| s.close(now), None);
-        self.wait(p).await.map(|_| ())
+        let result = self.wait(p).await.map(|_| ());
+        // Tokens refreshed or obtained by this client reach the store before close resolves.
+        self.auth_stored().await;
+        result
+    }
+
+    /// Waits until the auth host's storage queue ran empty.
+    async fn auth_stored(&self) {
+        let host = self.inner.auth.clone();
+        if let Some(host) = host {
+            host.all_stored().await;
+        }
     }
 
     /// Changes the per-request timeouts for later requests.
@@ -763,6 +1008,19 @@ impl Client {
     /// 2025 era: whether the GET stream was given up after its reconnect budget.
     pub fn notification_stream_lost(&self) -> bool {
         self.inner.state.borrow().session.notification_stream_lost()
+    }
+
+    /// Who is signed in (OAuth): `{issuer, scope, expiresAt, tokenType}`; `None` without auth or
+    /// tokens.
+    pub fn auth_status(&self) -> Option<Value> {
+        self.inner.state.borrow().session.auth_status()
+    }
+
+    /// Forgets this server's OAuth tokens (stored ones too): the next request signs in again.
+    pub fn sign_out(&self) {
+        let now = self.inner.now();
+        self.inner.state.borrow_mut().session.sign_out(now);
+        pump(&self.inner);
     }
 
     /// Whether the client was closed.

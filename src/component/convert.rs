@@ -6,10 +6,10 @@ use serde_json::Value;
 use super::driver::SeenProgress;
 use super::exports::client::Era as WitEra;
 use super::exports::client::{
-    Error, ErrorKind, HttpStatusError, Notification, ProgressEvent, Prompt, PromptArgument,
-    PromptMessage, PromptResult, Resource, ResourceContents, RpcError, ServerInfo as WitServerInfo,
-    ServerNotification, TimeoutError, Tool, ToolRejectedError, ToolResult, UnauthorizedError,
-    UnsupportedVersionError,
+    AuthError as WitAuthError, Error, ErrorKind, HttpStatusError, Notification, ProgressEvent,
+    Prompt, PromptArgument, PromptMessage, PromptResult, Resource, ResourceContents, RpcError,
+    ServerInfo as WitServerInfo, ServerNotification, TimeoutError, Tool, ToolRejectedError,
+    ToolResult, UnauthorizedError, UnsupportedVersionError,
 };
 use crate::proto::session::{Era, Event, ProtocolError, ServerInfo};
 
@@ -63,12 +63,33 @@ pub fn error(e: &ProtocolError) -> Error {
             })
         }
         ProtocolError::InvalidConfig(_) => ErrorKind::Config,
+        ProtocolError::Auth(a) => ErrorKind::Auth(auth_error(a)),
         _ => ErrorKind::Protocol,
     };
     Error {
         kind,
         code: e.code().to_string(),
         message: e.to_string(),
+    }
+}
+
+/// The details of an authorization error: whether the client refused on purpose, and what the
+/// host can act on (the sign-in URL, the authorization server's `error` and status).
+fn auth_error(e: &crate::proto::auth::AuthError) -> WitAuthError {
+    use crate::proto::auth::AuthError as A;
+    let (url, oauth_error, status) = match e {
+        A::InteractionRequired { url } => (Some(url.clone()), None, None),
+        A::TokenRequestFailed { status, error, .. } | A::RegistrationFailed { status, error } => {
+            (None, error.clone(), Some(*status))
+        }
+        A::AuthorizationDenied { error, .. } => (None, Some(error.clone()), None),
+        _ => (None, None, None),
+    };
+    WitAuthError {
+        refused: e.is_refusal(),
+        url,
+        oauth_error,
+        status,
     }
 }
 

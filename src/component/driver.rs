@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::Value;
 
+use super::auth::AuthHost;
 use super::wasi_imports::clocks::monotonic_clock;
 use super::wasi_imports::io::poll;
 use crate::proto::jsonrpc::{codes, ErrorObject};
@@ -66,11 +67,13 @@ pub struct Driver {
     notifications: VecDeque<Event>,
     dropped_notifications: u64,
     epoch_ns: u64,
+    /// Keys and answers for OAuth, when the session has auth configured.
+    auth: Option<AuthHost>,
 }
 
 impl Driver {
-    /// A driver for `session`; its clock starts now.
-    pub fn new(session: Session) -> Self {
+    /// A driver for `session` (with `auth` when it has OAuth configured); its clock starts now.
+    pub fn new(session: Session, auth: Option<AuthHost>) -> Self {
         Driver {
             session,
             exchanges: HashMap::new(),
@@ -79,6 +82,7 @@ impl Driver {
             notifications: VecDeque::new(),
             dropped_notifications: 0,
             epoch_ns: monotonic_clock::now(),
+            auth,
         }
     }
 
@@ -168,7 +172,19 @@ impl Driver {
             }
             while let Some(t) = self.session.poll_transmit() {
                 busy = true;
-                match WasiExchange::send(&t.request) {
+                let mut request = t.request;
+                if let (false, Some(auth)) = (request.extras.proofs.is_empty(), self.auth.as_mut())
+                {
+                    // DPoP proofs and client assertions are signed now, with the current time.
+                    if let Err(e) = auth.sign_proofs(&mut request) {
+                        let now = self.now();
+                        let failure =
+                            TransportFailure::Network(format!("could not sign the request: {e}"));
+                        self.session.handle_failure(t.exchange, failure, now);
+                        continue;
+                    }
+                }
+                match WasiExchange::send(&request) {
                     Ok(ex) => {
                         self.exchanges.insert(t.exchange, ex);
                     }
@@ -233,15 +249,28 @@ impl Driver {
                 // The op may have ended meanwhile: then the input is unknown, which is fine.
                 let _ = self.session.answer_input(input, Err(error), now);
             }
-            Event::Connected(_) | Event::InputCancelled { .. } => {}
-            other => {
-                if self.notifications.len() >= MAX_QUEUED_NOTIFICATIONS {
-                    self.notifications.pop_front();
-                    self.dropped_notifications += 1;
+            Event::Auth(e) => {
+                let now = self.now();
+                let line = self
+                    .auth
+                    .as_mut()
+                    .and_then(|a| a.answer(&mut self.session, e, now));
+                if let Some(message) = line {
+                    self.queue(Event::Diagnostic { message });
                 }
-                self.notifications.push_back(other);
             }
+            Event::Connected(_) | Event::InputCancelled { .. } => {}
+            other => self.queue(other),
         }
+    }
+
+    /// Keeps a notification for the host (the oldest goes when the queue is full).
+    fn queue(&mut self, event: Event) {
+        if self.notifications.len() >= MAX_QUEUED_NOTIFICATIONS {
+            self.notifications.pop_front();
+            self.dropped_notifications += 1;
+        }
+        self.notifications.push_back(event);
     }
 
     /// Waits until an exchange is ready or the next timer is due, and feeds what happened to the

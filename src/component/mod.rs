@@ -12,6 +12,7 @@
 //! `cargo build --target wasm32-wasip2 --release --features component --lib`; the wasip2 target
 //! links the export bindings below into a component directly.
 
+pub mod auth;
 pub mod convert;
 pub mod driver;
 
@@ -91,14 +92,22 @@ fn parse_object(text: &str, what: &str) -> Result<Value, Error> {
     }
 }
 
-fn config(url: &str, options: Option<ConnectOptions>) -> Result<SessionConfig, Error> {
+/// The session configuration and, with OAuth, the client's private key for `private_key_jwt`.
+fn config(
+    url: &str,
+    options: Option<ConnectOptions>,
+) -> Result<(SessionConfig, Option<auth::AuthHost>), Error> {
     let mut cfg = SessionConfig::new(url);
     // A synchronous component reads nothing between calls: the 2025-era GET stream would only
     // pile up on the server. Notifications still arrive on each call's own response stream.
     cfg.open_get_stream = false;
     cfg.known_era = ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_of(url)).copied());
     cfg.jitter_seed = seed();
-    let Some(o) = options else { return Ok(cfg) };
+    // Token expiry is absolute (it outlives this client in the instance's memory store).
+    cfg.unix_epoch_ms = auth::unix_ms();
+    let Some(o) = options else {
+        return Ok((cfg, None));
+    };
     cfg.headers = o
         .headers
         .unwrap_or_default()
@@ -121,7 +130,14 @@ fn config(url: &str, options: Option<ConnectOptions>) -> Result<SessionConfig, E
     if let Some(text) = o.capabilities_json {
         cfg.capabilities = parse_object(&text, "capabilities-json")?;
     }
-    Ok(cfg)
+    let host = match o.auth {
+        Some(a) => {
+            cfg.auth = Some(auth::config(&a).map_err(|e| convert::error(&ProtocolError::Auth(e)))?);
+            Some(auth::AuthHost::new(a.private_key_pem))
+        }
+        None => None,
+    };
+    Ok((cfg, host))
 }
 
 /// A seed for the session's reconnect jitter, from the monotonic clock (the core draws no
@@ -173,9 +189,9 @@ impl GuestClient for McpClient {
         url: String,
         options: Option<ConnectOptions>,
     ) -> Result<exports::client::Client, Error> {
-        let cfg = config(&url, options)?;
+        let (cfg, auth) = config(&url, options)?;
         let session = Session::new(cfg).map_err(|e| convert::error(&e))?;
-        let mut driver = Driver::new(session);
+        let mut driver = Driver::new(session, auth);
         let outcome = driver.run(Box::new(|s: &mut Session, now| s.connect(now)));
         outcome.result.map_err(|e| convert::error(&e))?;
         if let Some(era) = driver.session().era() {

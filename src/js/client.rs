@@ -196,6 +196,15 @@ fn event_to_js(e: &Event) -> Value {
         Event::Connected(info) => json!({"type": "connected", "server": info.to_json()}),
         Event::InputCancelled { input } => json!({"type": "inputCancelled", "input": input.0}),
         Event::Closed => json!({"type": "closed"}),
+        Event::Auth(crate::proto::auth::AuthEvent::SignedIn {
+            issuer,
+            scope,
+            expires_at,
+            token_type,
+        }) => json!({
+            "type": "signedIn", "issuer": issuer, "scope": scope,
+            "expiresAt": expires_at, "tokenType": token_type.scheme(),
+        }),
         _ => json!({"type": "other"}),
     }
 }
@@ -277,7 +286,13 @@ pub(super) fn client_options(
     session: SessionConfig,
     options: &JsValue,
 ) -> Result<ClientOptions, JsValue> {
-    Ok(connect_options(options)?.client_options(session, None))
+    let mut opts = connect_options(options)?.client_options(session, None);
+    let (auth, auth_fetch) = super::auth::auth_host(options)?;
+    if auth.is_some() {
+        opts.auth = auth;
+        opts.auth_fetch = auth_fetch;
+    }
+    Ok(opts)
 }
 
 /// Cancels a token when a user's `AbortSignal` fires (at once if it already has); removes itself
@@ -320,7 +335,8 @@ fn list_field(v: Value, field: &str) -> Value {
 impl McpClient {
     /// Connects to `url`; see the TypeScript declarations for the options.
     pub async fn connect(url: String, options: JsValue) -> Result<McpClient, JsValue> {
-        let session = session_config(&url, &options)?;
+        let mut session = session_config(&url, &options)?;
+        session.auth = super::auth::auth_config(&options)?;
         let opts = client_options(session, &options)?;
         let (client, _) = connect_client(&url, opts)
             .await
@@ -331,10 +347,42 @@ impl McpClient {
         })
     }
 
+    /// Signs in to `url` (its `auth` options required) without connecting; resolves with who is
+    /// signed in. The tokens go to the auth storage, where `connect` finds them.
+    #[wasm_bindgen(js_name = signIn)]
+    pub async fn sign_in(url: String, options: JsValue) -> Result<JsValue, JsValue> {
+        let mut session = session_config(&url, &options)?;
+        session.auth = super::auth::auth_config(&options)?;
+        let opts = client_options(session, &options)?;
+        Client::sign_in(opts)
+            .await
+            .map(|v| to_js(&v))
+            .map_err(|e| error_to_js(&e))
+    }
+
+    /// Finishes a sign-in from the callback URL (for hosts where the sign-in started elsewhere: a
+    /// reloaded page, a Worker's callback route). The pending request is found in the auth
+    /// storage by its `state`.
+    #[wasm_bindgen(js_name = completeAuthorization)]
+    pub async fn complete_authorization(
+        url: String,
+        callback: String,
+        options: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let mut session = session_config(&url, &options)?;
+        session.auth = super::auth::auth_config(&options)?;
+        let opts = client_options(session, &options)?;
+        Client::complete_authorization(opts, &callback)
+            .await
+            .map(|v| to_js(&v))
+            .map_err(|e| error_to_js(&e))
+    }
+
     /// Rebuilds a connected client from `snapshot()` output without any request (for hosts that
     /// evict isolates: Workers, Durable Objects). `url` and `options` as for `connect`.
     pub fn restore(url: String, snapshot: JsValue, options: JsValue) -> Result<McpClient, JsValue> {
-        let session = session_config(&url, &options)?;
+        let mut session = session_config(&url, &options)?;
+        session.auth = super::auth::auth_config(&options)?;
         let value = from_js(&snapshot)?;
         let saved_at = value.get(SAVED_AT).and_then(Value::as_f64);
         let mut snap: crate::proto::session::SessionSnapshot = serde_json::from_value(value)
@@ -362,6 +410,21 @@ impl McpClient {
             }
             _ => JsValue::NULL,
         }
+    }
+
+    /// Who is signed in (OAuth): `{ issuer, scope, expiresAt, tokenType }`, or `null`.
+    #[wasm_bindgen(getter)]
+    pub fn auth(&self) -> JsValue {
+        self.client
+            .auth_status()
+            .map(|v| to_js(&v))
+            .unwrap_or(JsValue::NULL)
+    }
+
+    /// Forgets the OAuth tokens of this server (the stored ones too).
+    #[wasm_bindgen(js_name = signOut)]
+    pub fn sign_out(&self) {
+        self.client.sign_out();
     }
 
     /// What the server told about itself.

@@ -87,8 +87,38 @@ fn error_details(e: &ProtocolError) -> Value {
         ProtocolError::OutputSchemaMismatch { tool, errors } => {
             json!({"tool": tool, "errors": errors})
         }
+        ProtocolError::Auth(a) => auth_details(a),
         _ => Value::Null,
     }
+}
+
+/// The details of an authorization error: `refused` (a deliberate security refusal), and what
+/// the host can act on (the sign-in `url`, the failing `endpoint`, the OAuth `error` code).
+fn auth_details(e: &crate::proto::auth::AuthError) -> Value {
+    use crate::proto::auth::AuthError as A;
+    let mut d = json!({"refused": e.is_refusal()});
+    match e {
+        A::InteractionRequired { url } => d["url"] = json!(url),
+        A::Network { endpoint, .. } => d["endpoint"] = json!(endpoint),
+        A::Cors {
+            endpoint,
+            diagnosis,
+        } => {
+            d["endpoint"] = json!(endpoint);
+            d["diagnosis"] = json!(diagnosis);
+        }
+        A::TokenRequestFailed { status, error, .. } => {
+            d["status"] = json!(status);
+            d["error"] = json!(error);
+        }
+        A::RegistrationFailed { status, error } => {
+            d["status"] = json!(status);
+            d["error"] = json!(error);
+        }
+        A::AuthorizationDenied { error, .. } => d["error"] = json!(error),
+        _ => {}
+    }
+    d
 }
 
 /// Reads `obj[key]` (undefined when `obj` is not an object).

@@ -15,7 +15,18 @@ export type McpErrorCode =
   | "BODY_TOO_LARGE" | "PROTOCOL"
   | "CONFIG_FIELD" | "UNDEFINED_VARIABLE" | "CONFIG_TRANSPORT" | "DUPLICATE_SERVER" | "DENIED"
   | "NOT_ALLOWED" | "STDIO_UNSUPPORTED" | "RETRY_BUDGET" | "UNKNOWN_SERVER" | "UNKNOWN_TOOL"
-  | "INVALID_TOOL" | "TOOL_CHANGED" | "CIRCUIT_OPEN" | "INVALID_OPTION";
+  | "INVALID_TOOL" | "TOOL_CHANGED" | "CIRCUIT_OPEN" | "INVALID_OPTION"
+  | AuthErrorCode;
+
+/** Codes of authorization failures and refusals (see the README's "Authorization" section). */
+export type AuthErrorCode =
+  | "AUTH_DISCOVERY" | "AUTH_RESOURCE_MISMATCH" | "AUTH_METADATA_ISSUER_MISMATCH"
+  | "AUTH_METADATA_NOT_FOUND" | "AUTH_PKCE_UNSUPPORTED" | "AUTH_NO_CLIENT_IDENTITY"
+  | "AUTH_REGISTRATION" | "AUTH_STATE_MISMATCH" | "AUTH_ISS_MISSING" | "AUTH_ISS_MISMATCH"
+  | "AUTH_DENIED" | "AUTH_TOKEN" | "AUTH_TOKEN_RESPONSE" | "AUTH_STEP_UP_EXHAUSTED"
+  | "AUTH_FORBIDDEN" | "AUTH_INTERACTION_REQUIRED" | "AUTH_HEADLESS_UNAVAILABLE"
+  | "AUTH_NETWORK" | "AUTH_CORS" | "AUTH_SIGNING" | "AUTH_STORAGE" | "AUTH_CONFIG"
+  | "AUTH_NOT_AUTHORIZED";
 
 /** Every rejection of this package is an `McpError` (an `Error` subclass). */
 export interface McpError extends Error {
@@ -60,7 +71,66 @@ export interface McpError extends Error {
   /** For OUTPUT_SCHEMA: the tool and what did not conform. */
   tool?: string;
   errors?: string[];
+  /** For AUTH_*: whether the client refused on purpose (a security check failed). */
+  refused?: boolean;
+  /** For AUTH_INTERACTION_REQUIRED: the authorization URL a person must open. */
+  url?: string;
+  /** For AUTH_TOKEN / AUTH_REGISTRATION / AUTH_DENIED: the OAuth `error` code. */
+  error?: string;
 }
+
+/** Async key/value storage for OAuth records (tokens, client registrations, pending sign-ins).
+ * Values hold secrets. Default: memory. */
+export interface AuthStorage {
+  get(key: string): string | null | undefined | Promise<string | null | undefined>;
+  put(key: string, value: string): void | Promise<void>;
+  delete(key: string): void | Promise<void>;
+}
+
+/** OAuth 2.1 authorization for a server (MCP `basic/authorization`). A 401/403 runs the flow and
+ * the refused request is replayed. */
+export interface AuthOptions {
+  /** Default `"authorization_code"` (PKCE). `"client_credentials"`, `"jwt_bearer"` (workload
+   * identity) and `"token_exchange"` (enterprise-managed) need no person. */
+  grant?: "authorization_code" | "client_credentials" | "jwt_bearer" | "token_exchange";
+  /** Where the authorization server sends the person back (authorization_code). */
+  redirectUri?: string;
+  /** Request the authorization URL without a browser and read the redirect (Node, workerd,
+   * pre-approved clients); impossible in a browser page (`AUTH_HEADLESS_UNAVAILABLE`). */
+  headless?: boolean;
+  /** The person's step: show `url`, resolve with the callback URL the browser came back to.
+   * Without it (and not headless) a sign-in fails with `AUTH_INTERACTION_REQUIRED` + `url`. */
+  onAuthorizationUrl?: (url: string) => string | Promise<string>;
+  /** A pre-registered client id (tried first), its secret, and the issuer it belongs to (absent:
+   * the first authorization server the MCP server names). */
+  clientId?: string;
+  clientSecret?: string;
+  clientIssuer?: string;
+  /** PKCS#8 PEM of a P-256 key: client authentication with `private_key_jwt` (ES256). */
+  privateKeyPem?: string;
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+  /** A Client ID Metadata Document URL, used as client id where the server supports it. */
+  clientMetadataUrl?: string;
+  /** Dynamic registration: `client_name` and `application_type` (default from the redirect URI). */
+  clientName?: string;
+  applicationType?: "native" | "web";
+  /** Scope when neither the server's challenge nor its metadata names one. */
+  scope?: string;
+  /** Ask for refresh tokens (default true for authorization_code). */
+  offlineAccess?: boolean;
+  /** Use DPoP-bound tokens when the authorization server offers ES256 (default true). */
+  dpop?: boolean;
+  /** jwt_bearer: the workload identity assertion. */
+  assertion?: string;
+  /** token_exchange: the enterprise IdP's token endpoint, client and the user's ID token. */
+  tokenExchange?: { tokenEndpoint: string; clientId: string; clientSecret?: string; idToken: string };
+  storage?: AuthStorage;
+  /** A fetch for OAuth traffic only (an app proxy or an edge relay for servers without CORS). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+/** Who is signed in. */
+export interface AuthStatus { issuer: string; scope: string | null; expiresAt: number | null; tokenType: "Bearer" | "DPoP" }
 
 /** Whether a value is an {@link McpError}. */
 export function isMcpError(value: unknown): value is McpError;
@@ -117,8 +187,11 @@ export interface ConnectOptions {
   onElicitation?: (params: ElicitRequestParams, extra: { defaults: JsonObject }) => ElicitResult | Promise<ElicitResult>;
   onSampling?: (params: CreateMessageParams) => CreateMessageResult | Promise<CreateMessageResult>;
   onRoots?: (params: JsonObject) => ListRootsResult | Promise<ListRootsResult>;
-  /** Sees every request, response head, body chunk (raw SSE frames) and end. */
+  /** Sees every request, response head, body chunk (raw SSE frames) and end. Credentials are
+   * redacted (`Authorization`, `DPoP`, cookies, `code`/`state` in URLs, OAuth bodies). */
   onTraffic?: (record: TrafficRecord) => void;
+  /** OAuth for this server. */
+  auth?: AuthOptions;
 }
 
 /** Opaque durable state of a client (plain JSON: store it anywhere). */
@@ -163,6 +236,7 @@ export type Notification =
   | { type: "toolRejected"; name: string; reason: string }
   | { type: "connected"; server: JsonObject }
   | { type: "inputCancelled"; input: number }
+  | { type: "signedIn"; issuer: string; scope: string | null; expiresAt: number | null; tokenType: "Bearer" | "DPoP" }
   | { type: "closed" }
   /** `dropped` items were lost here: the queue (1024 items) was full while a request's own stream delivered more. */
   | { type: "gap"; dropped: number };
@@ -171,11 +245,20 @@ export class McpClient {
   private constructor();
   free(): void;
   static connect(url: string, options?: ConnectOptions): Promise<McpClient>;
+  /** Signs in to `url` (with `options.auth`) without connecting; tokens go to the auth storage. */
+  static signIn(url: string, options: ConnectOptions & { auth: AuthOptions }): Promise<AuthStatus>;
+  /** Finishes a sign-in from the callback URL, also in a process that did not start it (the
+   * pending request is read from `options.auth.storage` by its `state`). */
+  static completeAuthorization(url: string, callbackUrl: string, options: ConnectOptions & { auth: AuthOptions }): Promise<AuthStatus>;
   /** Rebuilds a connected client from {@link McpClient.snapshot} output, without a request. */
   static restore(url: string, snapshot: ClientSnapshot, options?: ConnectOptions): McpClient;
   /** Durable state (era, version, server info, session id, Last-Event-ID, cached lists). */
   snapshot(): ClientSnapshot;
   readonly serverInfo: Implementation | null;
+  /** Who is signed in with OAuth, or null. */
+  readonly auth: AuthStatus | null;
+  /** Forgets this server's OAuth tokens (the stored ones too). */
+  signOut(): void;
   readonly protocolVersion: string;
   readonly era: "modern" | "legacy";
   readonly instructions: string | undefined;
@@ -212,7 +295,8 @@ export interface ServerEntry {
   command?: string;
   args?: string[];
   env?: Record<string, string>;
-  auth?: JsonObject;
+  /** OAuth settings of this server (strings `${VAR}`-expanded); the hooks come from the pool's `auth` option. */
+  auth?: Omit<AuthOptions, "onAuthorizationUrl" | "storage" | "fetch">;
   /** Overrides what annotations claim: the default is "execute" ("edit" is read as "write"). */
   category?: ToolCategory;
   /**
@@ -231,7 +315,17 @@ export interface PoolConfig { mcpServers: Record<string, ServerEntry>; [key: str
 
 export type PolicyRule = string | { serverName: string } | { serverUrl: string } | { serverCommand: string[] };
 
-export interface PoolOptions extends ConnectOptions {
+/** Pool-wide OAuth hooks; each server's `auth` settings come from its configuration entry. */
+export interface PoolAuthOptions {
+  storage?: AuthStorage;
+  /** The person's step for `server`; resolve with the callback URL. */
+  onAuthorizationUrl?: (url: string, server: string) => string | Promise<string>;
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+export interface PoolOptions extends Omit<ConnectOptions, "auth"> {
+  /** OAuth hooks shared by the servers whose configuration has an `auth` entry. */
+  auth?: PoolAuthOptions;
   /** Values for `${VAR}` expansion. Errors name the variable, never a value. */
   vars?: Record<string, string>;
   /**

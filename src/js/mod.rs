@@ -2,6 +2,7 @@
 //! The TypeScript declarations are written by hand in `mcp-edge.d.ts` (no `any` in public types)
 //! and added to the package as a `typescript_custom_section`.
 
+mod auth;
 mod client;
 mod convert;
 mod glue;

@@ -10,7 +10,7 @@ use super::client::{call_options, connect_options, session_config, CallOptions};
 use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, to_js};
 use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
 use crate::client::ClientOptions;
-use crate::pool::driver::{DriverEvent, EventFn};
+use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
 use crate::pool::{Policy, PoolDriver, PoolError, PoolEvent, Vars};
 use crate::proto::session::{ListKind, SessionConfig};
 use crate::tools::ExportFormat;
@@ -25,15 +25,39 @@ fn bad_options(_: JsValue) -> PoolError {
     PoolError::InvalidOption("the pool's client options are invalid".into())
 }
 
+impl JsClients {
+    /// The `auth` options of one server: its entry's settings over the pool-level hooks.
+    fn auth_options(&self, target: &ServerTarget<'_>) -> Result<JsValue, PoolError> {
+        super::auth::pool_server_options(&self.base, target.name, target.auth).map_err(bad_options)
+    }
+}
+
 impl ClientFactory for JsClients {
-    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError> {
-        session_config(url, &self.base).map_err(bad_options)
+    fn session_config(
+        &self,
+        url: &str,
+        target: &ServerTarget<'_>,
+    ) -> Result<SessionConfig, PoolError> {
+        let mut session = session_config(url, &self.base).map_err(bad_options)?;
+        // OAuth per server: only a server whose entry has `auth` signs in.
+        session.auth =
+            super::auth::auth_config(&self.auth_options(target)?).map_err(bad_options)?;
+        Ok(session)
     }
 
-    fn client_options(&self, session: SessionConfig) -> Result<ClientOptions, PoolError> {
-        Ok(connect_options(&self.base)
+    fn client_options(
+        &self,
+        session: SessionConfig,
+        target: &ServerTarget<'_>,
+    ) -> Result<ClientOptions, PoolError> {
+        let mut options = connect_options(&self.base)
             .map_err(bad_options)?
-            .client_options(session, None))
+            .client_options(session, None);
+        let (auth, auth_fetch) =
+            super::auth::auth_host(&self.auth_options(target)?).map_err(bad_options)?;
+        options.auth = auth;
+        options.auth_fetch = auth_fetch;
+        Ok(options)
     }
 }
 

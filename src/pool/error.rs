@@ -147,6 +147,7 @@ impl PoolError {
             PoolError::Protocol(p) => !matches!(
                 p,
                 ProtocolError::Unauthorized { .. }
+                    | ProtocolError::Auth(_)
                     | ProtocolError::UnsupportedProtocolVersion { .. }
                     | ProtocolError::LegacyHttpSseServer { .. }
                     | ProtocolError::InvalidConfig(_)

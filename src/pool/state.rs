@@ -615,9 +615,11 @@ impl PoolCore {
     }
 
     fn fail(&mut self, now: u64, server: &str, error: PoolError) {
+        // 401/403 without auth configured, or an authorization that failed or needs a person:
+        // the server waits for sign-in rather than being retried.
         if matches!(
             error,
-            PoolError::Protocol(ProtocolError::Unauthorized { .. })
+            PoolError::Protocol(ProtocolError::Unauthorized { .. } | ProtocolError::Auth(_))
         ) {
             self.transition(server, ServerState::NeedsAuth, Some(error));
             return;

@@ -85,8 +85,24 @@ pub struct HttpRequest {
     pub url: String,
     /// Header name/value pairs, names lowercase, in the order to send.
     pub headers: Vec<(String, String)>,
-    /// The body (JSON text), if any.
+    /// The body (JSON text, or a form for OAuth requests), if any.
     pub body: Option<String>,
+    /// What the transport must do beyond sending the above.
+    pub extras: RequestExtras,
+}
+
+/// Transport instructions beyond method, URL, headers and body.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RequestExtras {
+    /// Do not follow redirects: hand the 3xx and its `Location` back (the headless OAuth
+    /// authorization step reads the redirect to the client's callback).
+    pub manual_redirect: bool,
+    /// JWTs to sign and place into the request just before it is sent (DPoP proofs, client
+    /// assertions): each send gets a fresh one.
+    pub proofs: Vec<crate::proto::auth::ProofSpec>,
+    /// OAuth traffic to an authorization server or metadata endpoint (not MCP): the transport
+    /// may route it through a separate `fetch` and observers must redact it.
+    pub oauth: bool,
 }
 
 impl HttpRequest {

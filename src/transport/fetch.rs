@@ -235,10 +235,15 @@ fn call_global(
     let fetch = global_function("fetch").ok_or_else(|| TransportError::Unsupported {
         message: "globalThis.fetch is not a function".into(),
     })?;
-    let builder = RequestBuilder::new(&req.url)
+    let mut builder = RequestBuilder::new(&req.url)
         .method(gloo_method(req.method))
         .headers(GlooHeaders::from_raw(headers))
         .abort_signal(Some(signal));
+    if req.extras.manual_redirect {
+        // The OAuth headless step reads the 3xx itself (WHATWG Fetch § 4.4 "manual"). In a
+        // browser the answer is an opaque redirect (status 0), which the authorizer reports.
+        builder = builder.redirect(web_sys::RequestRedirect::Manual);
+    }
     let built = match &req.body {
         Some(body) => builder.body(JsValue::from_str(body)),
         None => builder.build(),
@@ -271,6 +276,9 @@ fn call_custom(
         init.set_body(&JsValue::from_str(body));
     }
     init.set_signal(Some(signal));
+    if req.extras.manual_redirect {
+        init.set_redirect(web_sys::RequestRedirect::Manual);
+    }
     let returned = fetch
         .call2(&JsValue::UNDEFINED, &JsValue::from_str(&req.url), &init)
         .map_err(|e| classify_failure(&e, signal, req))?;

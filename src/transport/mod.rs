@@ -11,7 +11,9 @@
 //! `wasm32-unknown-unknown` (browser tab, Web Worker, workerd, Node) the transport is
 //! `fetch::FetchTransport` over the *global* `fetch` (or a host-injected one) with a
 //! `ReadableStream` reader and an `AbortController` per request; `timer` gives global-scope
-//! timers. The error type and the CORS diagnosis are target-independent and tested natively.
+//! timers, `webcrypto` the ES256 keys of OAuth. In the WASI component (`wasm32-wasip2`, feature
+//! `component`), `wasi` moves the bytes over `wasi:http` and `es256` signs with RustCrypto `p256`.
+//! The error type and the CORS diagnosis are target-independent and tested natively.
 
 pub mod cors;
 pub mod error;
@@ -19,10 +21,12 @@ pub mod utf8;
 
 pub use error::TransportError;
 
+#[cfg(all(target_os = "wasi", feature = "component"))]
+pub mod es256;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod fetch;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
-mod js;
+pub(crate) mod js;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod timer;
 #[cfg(all(target_os = "wasi", feature = "component"))]

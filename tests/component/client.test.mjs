@@ -5,6 +5,7 @@
 // run.sh builds, transpiles, starts the servers and sets these variables.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { witError } from "./lib.mjs";
 import { createServer } from "node:net";
 
 const out = process.env.COMPONENT_JS ?? new URL("./out/mcp-edge.js", import.meta.url).href;
@@ -15,16 +16,6 @@ const PY2026_URL = process.env.PY2026_URL;
 const EVERYTHING_URL = process.env.EVERYTHING_URL;
 assert.ok(PY2026_URL && EVERYTHING_URL, "run tests/component/run.sh (server URLs missing)");
 
-/** The WIT `error` record a failed call threw (jco wraps it in a ComponentError). */
-function witError(fn) {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e.payload, `expected a typed WIT error, got ${e}`);
-    return e.payload;
-  }
-  assert.fail("expected the call to fail");
-}
 
 /** A loopback port nothing listens on: bind one, then free it. */
 async function refusedPort() {

@@ -6,9 +6,11 @@
 #      `jco run`; build the component: cargo build --target wasm32-wasip2 --release
 #      --features component --lib;
 #   3. jco transpile it into out/ (an ES module Node imports);
-#   4. start the test servers (tests/servers/start-all.sh), run node --test on
-#      wit.test.mjs (the component's world matches wit/) and client.test.mjs (both eras through
-#      the WIT interface only), stop the servers (also on failure);
+#   4. start the test servers (tests/servers/start-all.sh) and the OAuth servers
+#      (tests/servers/auth/start.sh: oidc-provider and its protected servers of both eras), run
+#      node --test on wit.test.mjs (the component's world matches wit/), client.test.mjs (both eras
+#      through the WIT interface only) and auth.test.mjs (client credentials with a secret and
+#      ES256, DPoP, against the real provider), stop the servers (also on failure);
 #   5. print the component's size, raw and gzip -9.
 # Exit status: non-zero when the unit tests or the build fail, else node's test runner's.
 set -euo pipefail
@@ -52,15 +54,25 @@ rm -rf "$here/out"
 printf '{"type":"module"}\n' >"$here/out/package.json"
 
 # 4. Servers and tests.
+own_run_dir=""
+if [ -z "${MCP_TEST_RUN_DIR:-}" ]; then own_run_dir=$(mktemp -d); export MCP_TEST_RUN_DIR=$own_run_dir; fi
+cleanup() {
+  "$servers/stop-all.sh" >/dev/null 2>&1 || true
+  "$servers/auth/stop.sh" >/dev/null 2>&1 || true
+  [ -n "$own_run_dir" ] && rm -rf "$own_run_dir"
+}
+trap cleanup EXIT
 "$servers/start-all.sh" >/dev/null
-trap '"$servers/stop-all.sh" >/dev/null 2>&1 || true' EXIT
+"$servers/auth/start.sh" >/dev/null
 set -a
 # shellcheck disable=SC1091
 . "$servers/.ports.env"
+# shellcheck disable=SC1091
+. "$MCP_TEST_RUN_DIR/auth.env"
 set +a
 export COMPONENT_WASM="$wasm"
 status=0
-(cd "$here" && node --test wit.test.mjs client.test.mjs) || status=$?
+(cd "$here" && node --test wit.test.mjs client.test.mjs auth.test.mjs) || status=$?
 
 # 5. Size.
 raw=$(wc -c <"$wasm")

@@ -8,9 +8,14 @@
 // resumption and elicitation defaults are all the library's job. Scenarios only choose which
 // user flow runs (which tools to call, with which arguments).
 //
-// Exit status: 0 when the flow succeeded; 1 with a message on stderr otherwise.
+// Exit status: 0 when the flow succeeded; 1 with a message on stderr otherwise. A deliberate
+// refusal by the library (an McpError with `refused: true`: an issuer, resource or state check
+// failed, step-up gave up) is what a careful user sees and accepts: the launcher prints
+// `refused: <code>`, records it in $MCP_EDGE_CONFORMANCE_REFUSALS and exits 0; summarize.mjs
+// fails the run when a scenario that should succeed refused.
 // Set MCP_EDGE_TRACE=1 to log every HTTP request/response the library makes (stderr).
 
+import { appendFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 
@@ -88,6 +93,38 @@ const connectOptions = {
     return { roots: [{ uri: pathToFileURL(process.cwd()).href, name: "working directory" }] };
   },
 };
+// OAuth, as a headless command-line user configures it: the redirect is followed without a
+// browser, the client identifies itself with a metadata document URL where the authorization
+// server supports one (else it registers), and the credentials the suite hands out in
+// MCP_CONFORMANCE_CONTEXT choose the grant.
+if (scenario.startsWith("auth/")) {
+  const auth = {
+    headless: true,
+    redirectUri: "http://localhost:3000/callback",
+    clientMetadataUrl: "https://conformance-test.local/client-metadata.json",
+    clientName: "mcp-edge conformance client",
+  };
+  if (context.client_id) auth.clientId = context.client_id;
+  if (context.client_secret) auth.clientSecret = context.client_secret;
+  if (context.idp_id_token) {
+    auth.grant = "token_exchange";
+    auth.tokenExchange = {
+      tokenEndpoint: context.idp_token_endpoint,
+      clientId: context.idp_client_id,
+      idToken: context.idp_id_token,
+    };
+  } else if (context.valid_jwt) {
+    auth.grant = "jwt_bearer";
+    auth.assertion = context.valid_jwt;
+  } else if (context.private_key_pem) {
+    auth.grant = "client_credentials";
+    auth.privateKeyPem = context.private_key_pem;
+  } else if (scenario.startsWith("auth/client-credentials")) {
+    auth.grant = "client_credentials";
+  }
+  connectOptions.auth = auth;
+}
+
 // A timestamped one-line record of every HTTP exchange goes to stderr (the suite keeps it as
 // stderr.txt next to checks.json); MCP_EDGE_TRACE=1 logs headers and bodies too.
 connectOptions.onTraffic = (r) => {
@@ -193,6 +230,14 @@ main().then(
     process.exit(0);
   },
   (e) => {
+    if (isMcpError(e) && e.refused === true) {
+      log(`refused: ${e.code} (${e.message})`);
+      process.stdout.write(`refused: ${e.code}\n`);
+      if (process.env.MCP_EDGE_CONFORMANCE_REFUSALS) {
+        appendFileSync(process.env.MCP_EDGE_CONFORMANCE_REFUSALS, `${scenario} ${e.code}\n`);
+      }
+      process.exit(0);
+    }
     const detail = isMcpError(e)
       ? `McpError ${e.code}${e.rpcCode !== undefined ? ` (JSON-RPC ${e.rpcCode})` : ""}${e.status !== undefined ? ` (HTTP ${e.status})` : ""}: ${e.message}`
       : String(e?.stack ?? e);

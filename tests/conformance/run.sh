@@ -49,20 +49,26 @@ else
   echo "pkg/nodejs up to date"
 fi
 
-# ---- run both requirement sets -----------------------------------------------------------------
+# ---- run both requirement sets, then the 2025-03-26 back-compat suite -------------------------
 out="$root/target/conformance"
-revisions=(2026-07-28 2025-11-25)
+revisions=(2026-07-28 2025-11-25 backcompat)
 export MCP_EDGE_CONFORMANCE_NODE="$node22"
 for rev in "${revisions[@]}"; do
   rm -rf "${out:?}/$rev"
   mkdir -p "$out/$rev/results"
   : >"$out/$rev/exits.txt"
-  echo "running the $rev client requirement set (log: target/conformance/$rev/suite.log)"
+  : >"$out/$rev/refusals.txt"
+  if [ "$rev" = backcompat ]; then
+    selection=(--suite backcompat)
+  else
+    selection=(--requirements "$rev")
+  fi
+  echo "running the $rev client scenarios (log: target/conformance/$rev/suite.log)"
   t0=$(date +%s)
-  # The suite's own exit status is not the verdict (summarize.mjs is): it counts the expected
-  # auth failures too.
+  # The suite's own exit status is not the verdict (summarize.mjs is).
   (cd "$root" && MCP_EDGE_CONFORMANCE_EXITS="$out/$rev/exits.txt" \
-    "$node22" "$suite" client --command "$here/launch.sh" --requirements "$rev" \
+    MCP_EDGE_CONFORMANCE_REFUSALS="$out/$rev/refusals.txt" \
+    "$node22" "$suite" client --command "$here/launch.sh" "${selection[@]}" \
     -o "$out/$rev/results" >"$out/$rev/suite.log" 2>&1) || true
   echo "  $rev took $(($(date +%s) - t0)) s"
 done

@@ -11,6 +11,12 @@
 //
 // Exit status 1 when a scenario outside the expected-failures file fails, a listed one passes
 // (prune the list), or a scenario has no result at all.
+//
+// Refusals: the client exits 0 after a deliberate security refusal and records it in
+// `<outRoot>/<revision>/refusals.txt` ("<scenario> <code>"). Only the scenarios the suite marks
+// `allowClientError` (their correct outcome is a refusal) may refuse; a refusal anywhere else
+// fails the run. The revision `backcompat` is the 2025-03-26 suite (`--suite backcompat`),
+// whose scenarios are in no requirement file and are all scored here.
 
 import { createRequire } from "node:module";
 import fs from "node:fs";
@@ -32,6 +38,30 @@ const expected = new Set(
     .map((l) => l.replace(/#.*/, "").trim())
     .filter(Boolean),
 );
+
+// The suite's `allowClientError` scenarios (src/scenarios/client/auth/*.ts in the pinned
+// release): the client is expected to give up, and the checks prove it gave up at the right step.
+const REFUSAL_EXPECTED = new Set([
+  "auth/scope-retry-limit",
+  "auth/resource-mismatch",
+  "auth/iss-supported-missing",
+  "auth/iss-wrong-issuer",
+  "auth/iss-unexpected",
+  "auth/iss-normalized",
+  "auth/metadata-issuer-mismatch",
+]);
+// `conformance client --suite backcompat`: the 2025-03-26 scenarios.
+const BACKCOMPAT = ["auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback"];
+
+function refusals(file) {
+  const out = new Map();
+  if (!fs.existsSync(file)) return out;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const m = line.match(/^(\S+) (\S+)$/);
+    if (m) out.set(m[1], m[2]);
+  }
+  return out;
+}
 
 const TIMESTAMP = /^-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 
@@ -57,7 +87,7 @@ function exitStatuses(file) {
   return out;
 }
 
-function judge(revision, scenario, results, exits) {
+function judge(revision, scenario, results, exits, refused) {
   const dir = resultDir(results, scenario);
   const runs = exits.get(scenario) ?? [];
   if (!dir || !fs.existsSync(path.join(dir, "checks.json"))) {
@@ -67,9 +97,12 @@ function judge(revision, scenario, results, exits) {
   const count = (s) => checks.filter((c) => c.status === s).length;
   const [ok, failed, warnings, skipped] = ["SUCCESS", "FAILURE", "WARNING", "SKIPPED"].map(count);
   const exitOk = runs.length > 0 && runs.every((s) => s === 0);
-  const pass = failed === 0 && warnings === 0 && exitOk;
+  const refusal = refused.get(scenario);
+  const refusalOk = refusal === undefined || REFUSAL_EXPECTED.has(scenario);
+  const pass = failed === 0 && warnings === 0 && exitOk && refusalOk;
   const exitText = runs.length === 0 ? "client never ran" : `exit ${runs.join(",")}`;
   let line = `${ok} passed, ${failed} failed, ${warnings} warnings, ${skipped} skipped; ${exitText}`;
+  if (refusal !== undefined) line += `; refused: ${refusal}${refusalOk ? "" : " (this scenario must succeed)"}`;
   const notes = [];
   for (const c of checks) {
     if (c.status === "FAILURE" || c.status === "WARNING") {
@@ -97,16 +130,20 @@ let totalFailed = 0;
 const summaries = [];
 
 for (const revision of revisions) {
-  const req = YAML.parse(fs.readFileSync(path.join(requirementsDir, `${revision}.yaml`), "utf8"));
+  const req =
+    revision === "backcompat"
+      ? { client: BACKCOMPAT }
+      : YAML.parse(fs.readFileSync(path.join(requirementsDir, `${revision}.yaml`), "utf8"));
   const scored = req.client ?? [];
   const unscored = (req.not_scored ?? []).filter((e) => e.leg === "client").map((e) => e.scenario);
   const base = path.join(outRoot, revision);
   const results = path.join(base, "results");
   const exits = exitStatuses(path.join(base, "exits.txt"));
+  const refused = refusals(path.join(base, "refusals.txt"));
   const verdicts = { scored: [], unscored: [] };
   for (const [kind, names] of [["scored", scored], ["unscored", unscored]]) {
     for (const scenario of names) {
-      const v = judge(revision, scenario, results, exits);
+      const v = judge(revision, scenario, results, exits, refused);
       verdicts[kind].push(v);
       const isExpected = expected.has(scenario);
       const mark = v.pass ? "✓" : isExpected ? "·" : "✗";

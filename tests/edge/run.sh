@@ -5,8 +5,10 @@
 #   2. build the wasm `web` package into tests/edge/pkg (git-ignored) when it is missing or older
 #      than src/, Cargo.toml or Cargo.lock: wasm-pack build --release --target web;
 #   3. start the test servers (tests/servers/start-all.sh: server-everything, 2025 era; the Python
-#      server, 2026-07-28 and 2025) on 127.0.0.1;
-#   4. node --test: routes (workerd), cap (workerd + counting proxy), snapshot (two workerd
+#      server, 2026-07-28 and 2025) and the OAuth servers (tests/servers/auth/start.sh: oidc-provider
+#      and its protected servers of both eras) on 127.0.0.1;
+#   4. node --test: auth (the inbound credential), oauth (sign-in to protected servers, also across
+#      a workerd restart), routes (workerd), cap (workerd + counting proxy), snapshot (two workerd
 #      processes), webworker (headless Chromium). Each test file starts and stops its own workerd,
 #      proxy, extra Python servers or static server and browser;
 #   5. stop everything it started, also on failure. Exit status: node's test runner's.
@@ -43,18 +45,22 @@ own_run_dir=""
 if [ -z "${MCP_TEST_RUN_DIR:-}" ]; then own_run_dir=$(mktemp -d); export MCP_TEST_RUN_DIR=$own_run_dir; fi
 cleanup() {
   "$root/tests/servers/stop-all.sh" >/dev/null 2>&1 || true
+  "$root/tests/servers/auth/stop.sh" >/dev/null 2>&1 || true
   [ -n "$own_run_dir" ] && rm -rf "$own_run_dir"
   rm -rf "$here/.run"
 }
 trap cleanup EXIT
 "$root/tests/servers/start-all.sh" >/dev/null
+"$root/tests/servers/auth/start.sh" >/dev/null
 set -a
 # shellcheck disable=SC1091
 . "$root/tests/servers/.ports.env"
+# shellcheck disable=SC1091
+. "$MCP_TEST_RUN_DIR/auth.env"
 set +a
 
 # 4. Tests.
 cd "$here"
 files=("$@")
-[ ${#files[@]} -eq 0 ] && files=(auth.test.mjs routes.test.mjs cap.test.mjs snapshot.test.mjs pins.test.mjs webworker.test.mjs)
+[ ${#files[@]} -eq 0 ] && files=(auth.test.mjs oauth.test.mjs routes.test.mjs cap.test.mjs snapshot.test.mjs pins.test.mjs webworker.test.mjs)
 node --test --test-concurrency=1 "${files[@]}"

@@ -2,11 +2,13 @@
 //! Each test gives the server as a closure from request to scripted reply.
 #![allow(dead_code)]
 
+use mcp_edge::proto::auth::{jose, AuthEvent};
 use mcp_edge::proto::http::{HttpRequest, Method, ResponseHead};
 use mcp_edge::proto::session::{
     Event, ExchangeId, OpId, ProtocolError, Session, SessionConfig, TransportFailure,
 };
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// How a scripted response ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,8 +124,12 @@ pub fn body(req: &HttpRequest) -> Option<Value> {
         .as_ref()
         .map(|b| serde_json::from_str(b).expect("client sent invalid JSON"))
 }
-/// The JSON-RPC method of a POST, or "GET"/"DELETE".
+/// The JSON-RPC method of a POST, or "GET"/"DELETE"; OAuth requests are named by their URL
+/// (`AUTH POST <url>`).
 pub fn method_of(req: &HttpRequest) -> String {
+    if req.extras.oauth {
+        return format!("AUTH {} {}", req.method.as_str(), req.url);
+    }
     match req.method {
         Method::Get => "GET".into(),
         Method::Delete => "DELETE".into(),
@@ -158,6 +164,21 @@ pub struct Pair<F: FnMut(&HttpRequest) -> Reply> {
     pub requests: Vec<(ExchangeId, u64, HttpRequest)>,
     pub open: Vec<ExchangeId>,
     pub aborted: Vec<ExchangeId>,
+    /// The host's storage for the authorizer (get/put/delete of strings).
+    pub storage: BTreeMap<String, String>,
+    /// Authorization URLs the session asked a person to open ([`AuthEvent::Authorize`]).
+    pub authorize_urls: Vec<String>,
+    /// The last byte handed out as entropy (deterministic, distinct bytes).
+    pub entropy_counter: u8,
+    /// The public DPoP key the host hands out.
+    pub dpop_jwk: Value,
+    /// Hold storage reads back (to test waiting for them); `held` are the keys asked for.
+    pub hold_loads: bool,
+    pub held_loads: Vec<String>,
+    /// Refresh locks asked for and released; `hold_locks` leaves them ungranted.
+    pub locks: Vec<String>,
+    pub unlocks: Vec<String>,
+    pub hold_locks: bool,
     /// Replies held back entirely ([`Reply::held`]), in order.
     pub held: Vec<(ExchangeId, Reply)>,
 }
@@ -172,8 +193,72 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
             requests: vec![],
             open: vec![],
             aborted: vec![],
+            storage: BTreeMap::new(),
+            authorize_urls: vec![],
+            entropy_counter: 0,
+            dpop_jwk: json!({"kty": "EC", "crv": "P-256", "x": "test-x", "y": "test-y"}),
+            hold_loads: false,
+            held_loads: vec![],
+            locks: vec![],
+            unlocks: vec![],
+            hold_locks: false,
             held: vec![],
         }
+    }
+
+    /// Answers one authorizer event the way a host would; returns whether it was one.
+    fn host(&mut self, e: &Event) -> bool {
+        let Event::Auth(a) = e else { return false };
+        let now = self.now;
+        match a {
+            AuthEvent::Load { key } => {
+                if self.hold_loads {
+                    self.held_loads.push(key.clone());
+                } else {
+                    let v = self.storage.get(key).cloned();
+                    self.session.handle_auth_loaded(key, v.as_deref(), now);
+                }
+            }
+            AuthEvent::Save { key, value } => {
+                self.storage.insert(key.clone(), value.expose().to_string());
+            }
+            AuthEvent::Delete { key } => {
+                self.storage.remove(key);
+            }
+            AuthEvent::NeedEntropy { bytes } => {
+                let mut v = Vec::with_capacity(*bytes);
+                for _ in 0..*bytes {
+                    self.entropy_counter = self.entropy_counter.wrapping_add(37);
+                    v.push(self.entropy_counter);
+                }
+                self.session.add_entropy(&v, now);
+            }
+            AuthEvent::NeedDpopKey => {
+                let jwk = self.dpop_jwk.clone();
+                self.session.handle_dpop_key(jwk, now);
+            }
+            AuthEvent::Authorize { url } => self.authorize_urls.push(url.clone()),
+            AuthEvent::Lock { name } => {
+                self.locks.push(name.clone());
+                if !self.hold_locks {
+                    self.session.handle_auth_locked(now);
+                }
+            }
+            AuthEvent::Unlock { name } => self.unlocks.push(name.clone()),
+            _ => {}
+        }
+        true
+    }
+
+    /// Answers the storage reads held back by `hold_loads`.
+    pub fn release_loads(&mut self) {
+        self.hold_loads = false;
+        for key in std::mem::take(&mut self.held_loads) {
+            let v = self.storage.get(&key).cloned();
+            self.session
+                .handle_auth_loaded(&key, v.as_deref(), self.now);
+        }
+        self.pump();
     }
 
     /// Delivers everything the session wants sent until it is quiet.
@@ -182,9 +267,20 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
             let mut busy = false;
             while let Some(t) = self.session.poll_transmit() {
                 busy = true;
-                self.requests
-                    .push((t.exchange, self.now, t.request.clone()));
-                let reply = (self.server)(&t.request);
+                let mut request = t.request.clone();
+                // Sign proofs the way a transport does just before sending (a fake signature;
+                // the test servers read the claims).
+                let iat = 1_700_000_000 + self.now / 1000;
+                let mut n = 0;
+                let jti = || {
+                    n += 1;
+                    Ok::<_, ()>(format!("jti-{}-{}", t.exchange.0, n - 1))
+                };
+                for proof in jose::take_proofs(&mut request, iat, jti).unwrap_or_default() {
+                    proof.finish(&mut request, b"sig");
+                }
+                self.requests.push((t.exchange, self.now, request.clone()));
+                let reply = (self.server)(&request);
                 self.deliver(t.exchange, reply);
             }
             while let Some(a) = self.session.poll_abort() {
@@ -194,6 +290,7 @@ impl<F: FnMut(&HttpRequest) -> Reply> Pair<F> {
             }
             while let Some(e) = self.session.poll_event() {
                 busy = true;
+                self.host(&e);
                 self.events.push(e);
             }
             if !busy {

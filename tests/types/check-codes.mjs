@@ -39,12 +39,21 @@ for (const file of rustFiles) {
 }
 
 const dts = readFileSync(path.join(root, "src/js/mcp-edge.d.ts"), "utf8");
-const union = /export type McpErrorCode\s*=([^;]+);/.exec(dts);
-if (!union) {
+/** The string literals of the union type `name`, following the unions it names (AuthErrorCode). */
+function literals(name, seen = new Set()) {
+  const union = new RegExp(`export type ${name}\\s*=([^;]+);`).exec(dts);
+  if (!union || seen.has(name)) return null;
+  seen.add(name);
+  const out = [...union[1].matchAll(/"([A-Z][A-Z0-9_]*)"/g)].map((m) => m[1]);
+  for (const ref of union[1].matchAll(/\|\s*([A-Z][A-Za-z0-9]*)\b/g)) out.push(...(literals(ref[1], seen) ?? []));
+  return out;
+}
+const codes = literals("McpErrorCode");
+if (!codes) {
   console.log("check FAILED: src/js/mcp-edge.d.ts declares no McpErrorCode union");
   process.exit(1);
 }
-const declared = new Set([...union[1].matchAll(/"([A-Z][A-Z0-9_]*)"/g)].map((m) => m[1]));
+const declared = new Set(codes);
 
 let ok = produced.size > 0;
 for (const [code, where] of produced) {

@@ -14,7 +14,9 @@
 //    been touched, every declared event and handler must have fired.
 //
 // Environment (run.sh sets it): EVERYTHING_URL, PY2026_URL, PY2026_ADMIN_URL, FIXTURE_URL,
-// FIXTURE_DEAD_URL, OBSERVED_OUT (where the observations go).
+// FIXTURE_DEAD_URL, OBSERVED_OUT (where the observations go); for OAuth, the servers of
+// tests/servers/auth (AUTH_ISSUER, AUTH_PY_URL, AUTH_NODE_URL, AUTH_CC_*) and AUTH_PERSON_MODULE,
+// the module that plays the person of a sign-in (tests/servers/auth/person.mjs).
 
 import * as pkg from "mcp-edge";
 import type * as M from "mcp-edge";
@@ -25,13 +27,16 @@ import { writeFileSync } from "node:fs";
 /** Every value export of the package (`default` is Node's CommonJS interop object). */
 const EXPORTS: Record<Exclude<keyof typeof pkg, "default">, true> = { McpClient: true, McpPool: true, isMcpError: true, toolNames: true };
 /** Every static member of McpClient. */
-const CLIENT_STATICS: Record<Exclude<keyof typeof pkg.McpClient, "prototype">, true> = { connect: true, restore: true };
+const CLIENT_STATICS: Record<Exclude<keyof typeof pkg.McpClient, "prototype">, true> = {
+  connect: true, restore: true, signIn: true, completeAuthorization: true,
+};
 /** Every instance member of McpClient. */
 const CLIENT_MEMBERS: Record<keyof M.McpClient, true> = {
   free: true, snapshot: true, serverInfo: true, protocolVersion: true, era: true, instructions: true,
   capabilities: true, sessionId: true, listTools: true, getTool: true, callTool: true, listResources: true,
   listResourceTemplates: true, readResource: true, listPrompts: true, getPrompt: true, complete: true,
   request: true, subscribe: true, notifications: true, droppedNotifications: true, close: true,
+  auth: true, signOut: true,
 };
 /** Every instance member of McpPool. */
 const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
@@ -42,15 +47,20 @@ const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
 const NOTIFICATION_TYPES: Record<M.Notification["type"], true> = {
   notification: true, progress: true, diagnostic: true, toolRejected: true, connected: true, inputCancelled: true, closed: true,
   gap: true,
+  signedIn: true,
 };
 const POOL_EVENT_TYPES: Record<M.PoolEvent["type"], true> = {
   state: true, attemptAborted: true, projectEntryIgnored: true, listChanged: true, toolCount: true, toolChanged: true, toolRejected: true, toolsChanged: true,
 };
 const TRAFFIC_TYPES: Record<M.TrafficRecord["type"], true> = { request: true, head: true, body: true, end: true };
 /** Every callback option; each must be called during the run. */
-type Callback = "fetch" | "onElicitation" | "onSampling" | "onRoots" | "onTraffic" | "onEvent" | "onProgress";
+type Callback =
+  | "fetch" | "onElicitation" | "onSampling" | "onRoots" | "onTraffic" | "onEvent" | "onProgress"
+  | `auth.${"onAuthorizationUrl" | "fetch"}` | `pool.auth.${Exclude<keyof M.PoolAuthOptions, "storage">}` | `storage.${keyof M.AuthStorage}`;
 const CALLBACKS: Record<Callback, true> = {
   fetch: true, onElicitation: true, onSampling: true, onRoots: true, onTraffic: true, onEvent: true, onProgress: true,
+  "auth.onAuthorizationUrl": true, "auth.fetch": true, "pool.auth.onAuthorizationUrl": true, "pool.auth.fetch": true,
+  "storage.get": true, "storage.put": true, "storage.delete": true,
 };
 /** Every export format of `McpPool.tools`. */
 const FORMATS: Record<M.ToolFormat, true> = { openai: true, "openai-responses": true, anthropic: true, mcp: true };
@@ -136,6 +146,35 @@ const PY = env("PY2026_URL");
 const PY_ADMIN = env("PY2026_ADMIN_URL");
 const FIXTURE = env("FIXTURE_URL");
 const DEAD = env("FIXTURE_DEAD_URL");
+const AUTH_ISSUER = env("AUTH_ISSUER");
+const AUTH_PY = env("AUTH_PY_URL");
+const AUTH_NODE = env("AUTH_NODE_URL");
+const REDIRECT = "http://127.0.0.1:9/oauth/callback";
+
+/** An AuthStorage over a Map: every method records that it was called (`storage.<method>`). */
+function storage(map = new Map<string, string>()): M.AuthStorage {
+  return {
+    get: (key: string): Promise<string | null> => {
+      emitted.add("callback:storage.get");
+      return Promise.resolve(map.get(key) ?? null);
+    },
+    put: (key: string, value: string): void => {
+      emitted.add("callback:storage.put");
+      map.set(key, value);
+    },
+    delete: (key: string): Promise<void> => {
+      emitted.add("callback:storage.delete");
+      map.delete(key);
+      return Promise.resolve();
+    },
+  };
+}
+
+/** Plays the person of a sign-in at the test provider (tests/servers/auth/person.mjs). */
+async function signInAs(url: string, login: string): Promise<string> {
+  const person = (await import(env("AUTH_PERSON_MODULE"))) as { signInAs: (url: string, login: string) => Promise<string> };
+  return person.signInAs(url, login);
+}
 
 /** The options every client of the program gets: every ConnectOptions member, typed as declared. */
 function connectOptions(where: string, protocol: M.ProtocolChoice, elicit?: M.ConnectOptions["onElicitation"]): Required<M.ConnectOptions> {
@@ -187,6 +226,8 @@ function connectOptions(where: string, protocol: M.ProtocolChoice, elicit?: M.Co
       emitted.add(`traffic:${record.type}`);
       observe("M.TrafficRecord", `${where} onTraffic`, record);
     },
+    // Inert against a server that asks for no token (no 401): the stored tokens are looked up.
+    auth: { redirectUri: REDIRECT, storage: storage() },
   };
 }
 
@@ -557,7 +598,121 @@ async function pool(): Promise<void> {
   p.free();
 }
 
+/** OAuth against tests/servers/auth: the provider (oidc-provider) and its two protected servers. */
+async function oauth(): Promise<void> {
+  const where = "OAuth";
+  const Client = tracked("McpClient", api.McpClient);
+  const ccJwt = env("AUTH_CC_JWT_KEY_FILE");
+  const { readFileSync } = await import("node:fs");
+
+  // A sign-in started in one place (no handler: the URL comes back in the error) and finished in
+  // another from the callback, with the same storage.
+  const map = new Map<string, string>();
+  const pending: M.AuthOptions = { redirectUri: REDIRECT, storage: storage(map), dpop: false };
+  let url = "";
+  try {
+    await Client.signIn(AUTH_PY, { auth: pending });
+    failures.push(`${where}: signIn without onAuthorizationUrl did not reject`);
+  } catch (e) {
+    observe("M.McpError", `${where} signIn (interaction required)`, errorData(e));
+    check(api.isMcpError(e) && e.code === "AUTH_INTERACTION_REQUIRED" && typeof e.url === "string", `${where}: signIn without a handler is AUTH_INTERACTION_REQUIRED with url`);
+    if (api.isMcpError(e)) url = e.url ?? "";
+  }
+  const callback = await signInAs(url, "types-alice");
+  const status: M.AuthStatus = await Client.completeAuthorization(AUTH_PY, callback, { auth: pending });
+  observe("M.AuthStatus", `${where} completeAuthorization`, status);
+  check(status.issuer === AUTH_ISSUER && status.tokenType === "Bearer", `${where}: completeAuthorization signs in (${JSON.stringify(status)})`);
+  const again = await rejection(`${where} completeAuthorization (used callback)`, Client.completeAuthorization(AUTH_PY, callback, { auth: pending }));
+  check(again === "AUTH_STATE_MISMATCH", `${where}: a used callback is AUTH_STATE_MISMATCH (got ${again})`);
+
+  // A person's sign-in from a handler, against the 2025-era server: status, event, sign-out.
+  const signedIn = tracked("client", await Client.connect(AUTH_NODE, {
+    auth: {
+      redirectUri: REDIRECT,
+      storage: storage(),
+      onAuthorizationUrl: (u: string): Promise<string> => {
+        emitted.add("callback:auth.onAuthorizationUrl");
+        observe("string", `${where} onAuthorizationUrl`, u);
+        return signInAs(u, "types-bob");
+      },
+    },
+  }), true);
+  const notes = follow(where, signedIn);
+  observe("M.AuthStatus | null", `${where} auth`, signedIn.auth);
+  check(signedIn.auth?.tokenType === "DPoP", `${where}: a DPoP-bound token from the provider`);
+  observe("M.CallToolResult", `${where} callTool whoami`, await signedIn.callTool("whoami", {}));
+  signedIn.signOut();
+  observe("M.AuthStatus | null", `${where} auth after signOut`, signedIn.auth);
+  check(signedIn.auth === null, `${where}: signOut forgets the tokens`);
+  await signedIn.close();
+  await notes.done;
+  check(notes.seen.some((n) => n.type === "signedIn"), `${where}: the signedIn event`);
+  signedIn.free();
+
+  // Client credentials with every AuthOptions member set (those of other grants are inert here).
+  const everything: Required<M.AuthOptions> = {
+    grant: "client_credentials",
+    redirectUri: REDIRECT,
+    headless: false,
+    onAuthorizationUrl: (u: string): string => u,
+    clientId: env("AUTH_CC_JWT_ID"),
+    clientSecret: "unused-with-private_key_jwt",
+    clientIssuer: AUTH_ISSUER,
+    privateKeyPem: readFileSync(ccJwt, "utf8"),
+    tokenEndpointAuthMethod: "private_key_jwt",
+    clientMetadataUrl: "https://client.example/metadata.json",
+    clientName: "mcp-edge typed program",
+    applicationType: "native",
+    scope: "mcp:read",
+    offlineAccess: false,
+    dpop: true,
+    assertion: "unused-outside-jwt_bearer",
+    tokenExchange: { tokenEndpoint: `${AUTH_ISSUER}/token`, clientId: "unused", clientSecret: "unused", idToken: "unused" },
+    storage: storage(),
+    fetch: (input: string, init: RequestInit): Promise<Response> => {
+      emitted.add("callback:auth.fetch");
+      return fetch(input, init);
+    },
+  };
+  const machine = tracked("client", await Client.connect(AUTH_PY, { auth: everything }), true);
+  observe("M.CallToolResult", `${where} client credentials whoami`, await machine.callTool("whoami", {}));
+  observe("M.AuthStatus | null", `${where} client credentials auth`, machine.auth);
+  await machine.close();
+  machine.free();
+  const refused = await rejection(
+    `${where} client credentials (wrong secret)`,
+    Client.connect(AUTH_PY, { auth: { grant: "client_credentials", clientId: env("AUTH_CC_BASIC_ID"), clientSecret: "wrong" } }),
+  );
+  check(refused === "AUTH_TOKEN", `${where}: a refused client is AUTH_TOKEN (got ${refused})`);
+
+  // A pool whose servers carry their own auth settings; the hooks are the pool's.
+  const poolAuth: Required<M.PoolAuthOptions> = {
+    storage: storage(),
+    onAuthorizationUrl: (u: string, server: string): Promise<string> => {
+      emitted.add("callback:pool.auth.onAuthorizationUrl");
+      check(server === "person", `${where}: the pool names the server signing in (${server})`);
+      return signInAs(u, "types-carol");
+    },
+    fetch: (input: string, init: RequestInit): Promise<Response> => {
+      emitted.add("callback:pool.auth.fetch");
+      return fetch(input, init);
+    },
+  };
+  const entryAuth: M.ServerEntry["auth"] = { grant: "client_credentials", clientId: "${CC_ID}", clientSecret: "${CC_SECRET}" };
+  const p = tracked("pool", new api.McpPool(
+    { mcpServers: { machine: { url: AUTH_PY, auth: entryAuth }, person: { url: AUTH_NODE, auth: { redirectUri: REDIRECT } } } },
+    { vars: { CC_ID: env("AUTH_CC_BASIC_ID"), CC_SECRET: env("AUTH_CC_BASIC_SECRET") }, auth: poolAuth },
+  ), true);
+  const st = await p.connectAll();
+  observe("M.PoolStatus", `${where} pool connectAll`, st);
+  check(st.servers.every((s) => s.state === "connected"), `${where}: both protected servers connect in the pool`);
+  observe("M.FlatToolResult", `${where} pool call`, await p.call("mcp__person__whoami", {}));
+  await p.close();
+  p.free();
+}
+
 async function main(): Promise<void> {
+  await oauth();
   await clientErrors();
   await faultyServer();
   await everythingClient();

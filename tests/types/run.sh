@@ -7,7 +7,8 @@
 #   3. tsc --strict --noEmit of program.ts (Node types) and of browser.ts (DOM types, no Node);
 #   4. every error code the Rust code can give JS is in the declared McpErrorCode union;
 #   5. program.ts compiled and run in Node against the real servers (server-everything, the Python
-#      2026/2025 server, the misbehaving fixture), recording every value it gets back;
+#      2026/2025 server, the misbehaving fixture, and the OAuth servers of tests/servers/auth:
+#      oidc-provider and its protected servers of both eras), recording every value it gets back;
 #   6. those values written as `const v: <declared type> = <value>;` and compiled with tsc --strict.
 # Stops every server it started, also on failure.
 set -euo pipefail
@@ -28,13 +29,7 @@ tsc() { node "$here/node_modules/typescript/bin/tsc" "$@"; }
 log "tsc $(tsc --version)"
 
 # 2. The nodejs package, as `mcp-edge`.
-pkg="$root/pkg/nodejs"
-if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
-  command -v wasm-pack >/dev/null || { log "wasm-pack missing (bash tests/tools/install.sh)"; exit 1; }
-  log "building pkg/nodejs (wasm-pack build --release --target nodejs)"
-  wasm-pack --log-level warn build --release --target nodejs --out-dir pkg/nodejs >&2
-  touch "$pkg/mcp_edge_bg.wasm"
-fi
+pkg="$("$root/tests/tools/build-nodejs-pkg.sh")"
 ln -sfn "$pkg" "$here/node_modules/mcp-edge"
 
 # 3. The declarations against the typed program, and on their own in a browser setting.
@@ -57,6 +52,7 @@ cleanup() {
   exec {fixture_in}>&- 2>/dev/null || true
   [ -n "${fixture_pid:-}" ] && kill "$fixture_pid" 2>/dev/null || true
   "$root/tests/servers/stop-all.sh" >/dev/null 2>&1 || true
+  "$root/tests/servers/auth/stop.sh" >/dev/null 2>&1 || true
   [ -n "$own_run_dir" ] && rm -rf "$own_run_dir"
   rm -rf "$build"
 }
@@ -64,6 +60,14 @@ trap cleanup EXIT
 "$root/tests/servers/start-all.sh" >/dev/null
 # shellcheck disable=SC1091
 . "$root/tests/servers/.ports.env"
+# The OAuth servers (authorization server + protected servers of both eras) and the test's client
+# credentials, exported as AUTH_*.
+"$root/tests/servers/auth/start.sh" >/dev/null
+set -a
+# shellcheck disable=SC1091
+. "$MCP_TEST_RUN_DIR/auth.env"
+set +a
+export AUTH_PERSON_MODULE="file://$root/tests/servers/auth/person.mjs"
 coproc FIXTURE { exec node "$root/tests/servers/fixture/server.mjs"; }
 fixture_pid=$FIXTURE_PID
 fixture_in=${FIXTURE[1]}

@@ -17,6 +17,9 @@ root=$(cd "$here/../.." && pwd)
 cd "$root"
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+# A suite (e.g. the 4,000-notification burst in a debug build) may take longer than the
+# runner's 20 s default on a loaded 2-core machine.
+export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 log_dir="${MCP_EDGE_LOG_DIR:-$root/target/ci-logs}"
 mkdir -p "$log_dir"
 runs=("$@")

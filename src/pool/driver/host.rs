@@ -31,16 +31,32 @@ pub trait PoolHost: 'static {
 
     /// The session configuration every server of the pool starts from (client info,
     /// capabilities, default timeouts, ...), for the endpoint `url`. The driver then applies the
-    /// server's own entry (protocol, headers, connect deadline).
-    fn session_config(&self, url: &str) -> Result<SessionConfig, PoolError>;
+    /// server's own entry (protocol, headers, connect deadline). `target` names the server and
+    /// carries its entry's `auth` object: the host turns it into the session's OAuth settings.
+    fn session_config(
+        &self,
+        url: &str,
+        target: &ServerTarget<'_>,
+    ) -> Result<SessionConfig, PoolError>;
 
     /// Connects a client with `session`. In edge mode `gate` bounds the outbound exchanges of
     /// every client of the pool together; the client must hold a permit per exchange.
     fn connect(
         &self,
+        target: &ServerTarget<'_>,
         session: SessionConfig,
         gate: Option<OutboundGate>,
     ) -> LocalFuture<Result<(Self::Client, ServerInfo), PoolError>>;
+}
+
+/// The server a connect is for: its name and its configuration entry's `auth` object (strings
+/// expanded), which the host turns into OAuth settings and an auth host for that server.
+#[derive(Debug, Clone, Copy)]
+pub struct ServerTarget<'a> {
+    /// The server's name in the configuration.
+    pub name: &'a str,
+    /// The entry's `auth` object, if any.
+    pub auth: Option<&'a Value>,
 }
 
 /// What a connected client tells the pool between calls ([`PoolClient::next_signal`]).

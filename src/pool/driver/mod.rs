@@ -34,7 +34,7 @@ use std::task::{Context, Poll, Waker};
 
 use serde_json::{json, Value};
 
-pub use host::{ClientSignal, LocalFuture, PoolClient, PoolHost};
+pub use host::{ClientSignal, LocalFuture, PoolClient, PoolHost, ServerTarget};
 
 use super::{
     Attempt, BreakerConfig, BreakerSet, ConnectInfo, OutboundGate, Policy, PoolConfig, PoolCore,
@@ -329,7 +329,11 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             }
         };
         let timeout = attempt.deadline.saturating_sub(inner.host.now()).max(1);
-        let mut session = inner.host.session_config(&url)?;
+        let target = ServerTarget {
+            name: &attempt.server,
+            auth: config.auth.as_ref(),
+        };
+        let mut session = inner.host.session_config(&url, &target)?;
         let defaults = (session.request_timeout_ms, session.max_total_timeout_ms);
         session.protocol = config.protocol.clone();
         for (k, v) in headers {
@@ -345,7 +349,10 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             // client's whole life; it is opt-in there.
             session.open_get_stream = false;
         }
-        let (client, info) = inner.host.connect(session, inner.gate.clone()).await?;
+        let (client, info) = inner
+            .host
+            .connect(&target, session, inner.gate.clone())
+            .await?;
         // A server without the `tools` capability (prompts or resources only) is not asked
         // for tools: it connects with none.
         let tools = if offers(&info.capabilities, ListKind::Tools) {
@@ -693,7 +700,11 @@ impl<H: PoolHost> PoolDriver<H> {
         let core = PoolCore::new(config, policy, options.pool)?;
         // The client options every server starts from obey the same rules as one client's (a
         // request timeout above the maximum total timeout is a configuration error in both).
-        host.session_config("https://pool.invalid/mcp")?
+        let base = ServerTarget {
+            name: "",
+            auth: None,
+        };
+        host.session_config("https://pool.invalid/mcp", &base)?
             .validate()
             .map_err(PoolError::from)?;
         let inner = Rc::new(Inner {

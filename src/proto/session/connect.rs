@@ -41,7 +41,7 @@ impl Session {
         match self.phase {
             Phase::Idle => {
                 self.phase = Phase::Connecting(op);
-                self.drive_connect(op, now);
+                self.drive(op, now);
             }
             Phase::Connecting(c) | Phase::Reinitializing(c) => self.wait_for(op, c),
             Phase::Connected => {
@@ -336,7 +336,7 @@ impl Session {
         self.connect_failed_with(op, e, now)
     }
 
-    fn connect_failed_with(&mut self, op: OpId, e: ProtocolError, now: u64) {
+    pub(super) fn connect_failed_with(&mut self, op: OpId, e: ProtocolError, now: u64) {
         if self.phase == Phase::Connecting(op) || self.phase == Phase::Reinitializing(op) {
             self.phase = Phase::Idle;
             self.session_id = None;

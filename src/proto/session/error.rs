@@ -3,6 +3,7 @@
 use serde_json::Value;
 use std::fmt;
 
+use crate::proto::auth::AuthError;
 use crate::proto::headers::HeaderError;
 use crate::proto::jsonrpc::JsonRpcError;
 use crate::proto::sse::SseError;
@@ -127,6 +128,8 @@ pub enum ProtocolError {
     UnknownInput,
     /// The configuration is inconsistent.
     InvalidConfig(String),
+    /// Authorization failed or was refused (see [`AuthError::code`] for the stable codes).
+    Auth(AuthError),
 }
 
 impl ProtocolError {
@@ -148,6 +151,7 @@ impl ProtocolError {
             ProtocolError::ToolRejected { .. } => "TOOL_REJECTED",
             ProtocolError::InvalidConfig(_) => "CONFIG",
             ProtocolError::OutputSchemaMismatch { .. } => "OUTPUT_SCHEMA",
+            ProtocolError::Auth(e) => e.code(),
             ProtocolError::EventTooLarge { .. } => "EVENT_TOO_LARGE",
             ProtocolError::BodyTooLarge { .. } => "BODY_TOO_LARGE",
             _ => "PROTOCOL",
@@ -267,6 +271,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::UnknownInput => f.write_str("unknown or already answered input"),
             ProtocolError::InvalidConfig(m) => write!(f, "invalid configuration: {m}"),
+            ProtocolError::Auth(e) => e.fmt(f),
         }
     }
 }

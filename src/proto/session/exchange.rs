@@ -30,20 +30,27 @@ pub(super) enum Purpose {
     LegacyProbe { op: OpId },
     /// 2025 era: the session DELETE.
     Delete { op: OpId },
+    /// A request of the authorizer (metadata, registration, token) to `endpoint`.
+    Auth {
+        req: crate::proto::auth::AuthReqId,
+        endpoint: String,
+    },
 }
 
 #[derive(Debug)]
 pub(super) struct Exchange {
     pub(super) purpose: Purpose,
     kind: Option<ResponseKind>,
-    head: Option<ResponseHead>,
-    body: Vec<u8>,
+    pub(super) head: Option<ResponseHead>,
+    pub(super) body: Vec<u8>,
     truncated: bool,
     sse: Option<sse::Decoder>,
     /// The awaited response arrived.
     pub(super) answered: bool,
     /// An SSE message (not just a priming event) arrived.
     pub(super) delivered: bool,
+    /// The credentials generation the request was sent with.
+    pub(super) auth_gen: u64,
 }
 
 /// How a request failed, before the flow decides what to do about it.
@@ -56,6 +63,10 @@ pub(super) enum Failure {
         status: u16,
         body: String,
         www_authenticate: Option<String>,
+        /// `DPoP-Nonce` of the response (RFC 9449 § 9).
+        dpop_nonce: Option<String>,
+        /// The credentials generation the request was sent with.
+        auth_gen: u64,
         /// 429 and 503: the delay `Retry-After` asked for, when readable.
         retry_after_ms: Option<u64>,
     },
@@ -115,6 +126,7 @@ impl Exchange {
             sse: None,
             answered: false,
             delivered: false,
+            auth_gen: 0,
         }
     }
 }
@@ -138,6 +150,9 @@ fn body_text(body: &[u8]) -> String {
 impl Session {
     /// Feeds the status and headers of exchange `id`'s response.
     pub fn handle_response_head(&mut self, id: ExchangeId, head: ResponseHead, now: u64) {
+        if self.auth_head(id, &head) {
+            return;
+        }
         let Some(ex) = self.exchanges.get_mut(&id) else {
             return;
         };
@@ -208,14 +223,25 @@ impl Session {
         match (&purpose, kind) {
             (_, ResponseKind::Accepted) => {}
             (Purpose::GetStream, ResponseKind::HttpError { status }) => {
-                let retry = self
-                    .exchanges
-                    .remove(&id)
-                    .and_then(|x| x.head)
-                    .and_then(|h| self.retry_after(&h, now));
-                match (status, retry) {
-                    (429 | 503, Some(delay)) => self.get_stream_throttled(delay, now),
-                    _ => self.get_stream_refused(status, now),
+                let ex = self.exchanges.remove(&id);
+                let head = ex.as_ref().and_then(|e| e.head.clone());
+                let retry = head.as_ref().and_then(|h| self.retry_after(h, now));
+                if self.auth.is_some() && (status == 401 || status == 403) {
+                    let www = head
+                        .as_ref()
+                        .and_then(|h| h.header(names::WWW_AUTHENTICATE))
+                        .map(str::to_string);
+                    let nonce = head
+                        .as_ref()
+                        .and_then(|h| h.header(crate::proto::auth::jose::DPOP_NONCE_HEADER))
+                        .map(str::to_string);
+                    let generation = ex.as_ref().map_or(0, |e| e.auth_gen);
+                    self.get_stream_unauthorized(status, www, nonce, generation, now);
+                } else {
+                    match (status, retry) {
+                        (429 | 503, Some(delay)) => self.get_stream_throttled(delay, now),
+                        _ => self.get_stream_refused(status, now),
+                    }
                 }
             }
             (Purpose::LegacyProbe { op }, k) if k != ResponseKind::EventStream => {
@@ -244,6 +270,9 @@ impl Session {
 
     /// Feeds body bytes of exchange `id`.
     pub fn handle_body(&mut self, id: ExchangeId, bytes: &[u8], now: u64) {
+        if self.auth_body(id, bytes, now) {
+            return;
+        }
         let limit = self.cfg.max_json_bytes;
         let Some(ex) = self.exchanges.get_mut(&id) else {
             return;
@@ -308,6 +337,9 @@ impl Session {
 
     /// Feeds the end of exchange `id`'s body.
     pub fn handle_body_end(&mut self, id: ExchangeId, now: u64) {
+        if self.auth_body_end(id, now) {
+            return;
+        }
         let Some(mut ex) = self.exchanges.remove(&id) else {
             return;
         };
@@ -352,6 +384,12 @@ impl Session {
                         status,
                         body: body_text(&ex.body),
                         www_authenticate: www,
+                        dpop_nonce: ex
+                            .head
+                            .as_ref()
+                            .and_then(|h| h.header(crate::proto::auth::jose::DPOP_NONCE_HEADER))
+                            .map(str::to_string),
+                        auth_gen: ex.auth_gen,
                         retry_after_ms,
                     },
                 };
@@ -372,6 +410,9 @@ impl Session {
 
     /// Reports that exchange `id` failed below HTTP.
     pub fn handle_failure(&mut self, id: ExchangeId, failure: TransportFailure, now: u64) {
+        if self.auth_exchange_failed(id, &failure, now) {
+            return;
+        }
         let Some(ex) = self.exchanges.remove(&id) else {
             return;
         };
@@ -639,6 +680,7 @@ impl Session {
             },
             Purpose::LegacyProbe { op } => self.probe_done(*op, None, now),
             Purpose::Delete { op } => self.finish(*op, Ok(Value::Null), now),
+            Purpose::Auth { .. } => {}
         }
     }
 

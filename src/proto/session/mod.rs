@@ -21,6 +21,7 @@
 //! `basic/transports/streamable-http` "Backward Compatibility"). When `initialize` itself is
 //! refused, a GET probe recognises a deprecated 2024-11-05 HTTP+SSE server and says so.
 
+mod auth;
 mod cache;
 mod connect;
 mod error;
@@ -106,6 +107,8 @@ enum OpKind {
         filter: Value,
     },
     Close,
+    /// A sign-in the host asked for; completes with who is signed in.
+    Authorize,
 }
 
 #[derive(Debug)]
@@ -135,6 +138,12 @@ struct Op {
     idempotent: bool,
     /// 2025-era server requests of this op that wait for the user (pause the inactivity timeout).
     user_inputs_open: u32,
+    /// Authorization flows this op waited for (bounded by the auth config's `max_attempts`).
+    auth_flows: u32,
+    /// Immediate replays after a 401 (credentials changed meanwhile, DPoP nonce).
+    auth_replays: u32,
+    /// Waiting for the authorizer (pauses the inactivity timeout: a person may be signing in).
+    waiting_auth: bool,
     /// One-shot recoveries already used (each is tried at most once per op).
     header_retry_used: bool,
     version_retry_used: bool,
@@ -203,6 +212,12 @@ pub struct Session {
     stdout: crate::proto::ndjson::Decoder,
     /// The latest time passed in (used where an output call has no `now`).
     last_now: u64,
+    /// OAuth for this server, when configured.
+    auth: Option<crate::proto::auth::Authorizer>,
+    /// Ops waiting for the authorizer, replayed (or failed) when its flow ends.
+    auth_waiters: Vec<OpId>,
+    /// The 2025-era GET stream was refused for credentials: reopen it after the flow.
+    get_after_auth: bool,
     /// Unix time minus session time, in ms, when the driver passed the wall clock in.
     wall_offset: Option<i128>,
 }
@@ -212,7 +227,14 @@ impl Session {
     pub fn new(cfg: SessionConfig) -> Result<Self, ProtocolError> {
         cfg.validate()?;
         let rng = cfg.jitter_seed | 1;
-        Ok(Session {
+        let auth = match &cfg.auth {
+            Some(a) => Some(
+                crate::proto::auth::Authorizer::new(a.clone(), &cfg.endpoint, cfg.unix_epoch_ms)
+                    .map_err(ProtocolError::Auth)?,
+            ),
+            None => None,
+        };
+        let mut session = Session {
             phase: Phase::Idle,
             era: None,
             version: types::MODERN_VERSION.into(),
@@ -243,9 +265,14 @@ impl Session {
             written: VecDeque::new(),
             stdout: crate::proto::ndjson::Decoder::new(cfg.max_json_bytes),
             last_now: 0,
-            wall_offset: None,
+            auth,
+            auth_waiters: Vec::new(),
+            get_after_auth: false,
+            wall_offset: (cfg.unix_epoch_ms > 0).then_some(cfg.unix_epoch_ms as i128),
             cfg,
-        })
+        };
+        session.pump_auth(0);
+        Ok(session)
     }
 
     // ---- state -------------------------------------------------------------------------------
@@ -351,14 +378,17 @@ impl Session {
 
     /// The next HTTP request to send.
     pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        self.pump_auth(self.last_now);
         self.transmits.pop_front()
     }
     /// The next exchange the transport must abort (cancellation, timeout, done with it).
     pub fn poll_abort(&mut self) -> Option<ExchangeId> {
+        self.pump_auth(self.last_now);
         self.aborts.pop_front()
     }
     /// The next event.
     pub fn poll_event(&mut self) -> Option<Event> {
+        self.pump_auth(self.last_now);
         self.events.pop_front()
     }
     /// The earliest time at which [`Session::handle_timeout`] must be called.
@@ -368,7 +398,8 @@ impl Session {
             .values()
             .filter_map(|op| op.deadline().into_iter().chain(op.wake_at).min());
         let get = self.get_stream.as_ref().and_then(|g| g.reconnect_at);
-        ops.chain(get).min()
+        let auth = self.auth.as_ref().and_then(|a| a.poll_timeout());
+        ops.chain(get).chain(auth).min()
     }
 
     // ---- time --------------------------------------------------------------------------------
@@ -376,6 +407,10 @@ impl Session {
     /// Fires every timer due at `now`: timeouts, resumption and reconnection delays.
     pub fn handle_timeout(&mut self, now: u64) {
         self.last_now = now;
+        if let Some(a) = self.auth.as_mut() {
+            a.handle_timeout(now);
+        }
+        self.pump_auth(now);
         let ids: Vec<OpId> = self.ops.keys().copied().collect();
         for id in ids {
             let Some(op) = self.ops.get(&id) else {
@@ -420,7 +455,11 @@ impl Session {
     fn new_op(&mut self, kind: OpKind, opts: &RequestOptions, internal: bool, now: u64) -> OpId {
         let id = OpId(self.next_op);
         self.next_op += 1;
-        let long_lived = matches!(kind, OpKind::Listen { .. } | OpKind::Close);
+        // A sign-in waits for a person: bounded by the authorizer's own deadline instead.
+        let long_lived = matches!(
+            kind,
+            OpKind::Listen { .. } | OpKind::Close | OpKind::Authorize
+        );
         let op = Op {
             kind,
             internal,
@@ -449,6 +488,9 @@ impl Session {
             throttle_retries: 0,
             idempotent: opts.idempotent,
             user_inputs_open: 0,
+            auth_flows: 0,
+            auth_replays: 0,
+            waiting_auth: false,
             header_retry_used: false,
             version_retry_used: false,
             session_retry_used: false,
@@ -473,11 +515,18 @@ impl Session {
 
     fn new_exchange(
         &mut self,
-        ex: Exchange,
-        request: crate::proto::http::HttpRequest,
+        mut ex: Exchange,
+        mut request: crate::proto::http::HttpRequest,
     ) -> ExchangeId {
         let id = ExchangeId(self.next_exchange);
         self.next_exchange += 1;
+        if let (Some(a), false) = (&self.auth, matches!(ex.purpose, Purpose::Auth { .. })) {
+            // Every request to the MCP server carries the current credentials (MCP
+            // `basic/authorization` "Token Requirements": "authorization MUST be included in
+            // every HTTP request from client to server").
+            a.decorate(&mut request);
+            ex.auth_gen = a.generation();
+        }
         if self.cfg.framing == Framing::Stdio {
             // One channel: requests are answered by id on stdout; notifications and replies are
             // done once written.
@@ -513,6 +562,7 @@ impl Session {
             url,
             headers,
             body: None,
+            extras: Default::default(),
         };
         let ex = self.new_exchange(Exchange::new(purpose), req);
         if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
@@ -618,7 +668,8 @@ impl Op {
         let waiting_for_user = match &self.kind {
             OpKind::Request(r) => r.round.as_ref().is_some_and(|r| !r.pending.is_empty()),
             _ => false,
-        } || self.user_inputs_open > 0;
+        } || self.user_inputs_open > 0
+            || self.waiting_auth;
         let inner = if waiting_for_user || self.waiting_on.is_some() || self.wake_at.is_some() {
             None
         } else {

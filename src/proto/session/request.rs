@@ -223,6 +223,9 @@ impl Session {
 
     /// (Re)sends what `op` needs next.
     pub(super) fn drive(&mut self, op: OpId, now: u64) {
+        if self.auth_gate(op, now) {
+            return;
+        }
         let Some(o) = self.ops.get(&op) else { return };
         // 2025 era: while a new session is being set up, nothing can be sent (a request without
         // a session id is refused): a timer or retry that fires meanwhile waits for it.
@@ -234,6 +237,11 @@ impl Session {
         match &o.kind {
             OpKind::Connect { .. } => self.drive_connect(op, now),
             OpKind::Close => self.drive_close(op, now),
+            // Not held back by the authorizer: the sign-in is over.
+            OpKind::Authorize => {
+                let status = self.auth_status().unwrap_or(Value::Null);
+                self.finish(op, Ok(status), now)
+            }
             OpKind::Listen { filter, .. } => {
                 if self.era == Some(Era::Legacy) {
                     if self.get_stream.is_none() && self.cfg.open_get_stream {
@@ -429,6 +437,7 @@ impl Session {
             url: self.cfg.endpoint.clone(),
             headers,
             body: Some(msg.to_json()),
+            extras: Default::default(),
         }
     }
 
@@ -471,7 +480,9 @@ impl Session {
             OpKind::Connect { .. } => self.connect_result(op, result, now),
             OpKind::Request(_) => self.request_result(op, result, now),
             OpKind::List(_) => self.list_page(op, result, now),
-            OpKind::Listen { .. } | OpKind::Close => self.finish(op, Ok(result), now),
+            OpKind::Listen { .. } | OpKind::Close | OpKind::Authorize => {
+                self.finish(op, Ok(result), now)
+            }
         }
     }
 
@@ -754,6 +765,24 @@ impl Session {
 
     pub(super) fn op_failed(&mut self, op: OpId, failure: Failure, now: u64) {
         let Some(o) = self.ops.get(&op) else { return };
+        if let Failure::Http {
+            status: status @ (401 | 403),
+            www_authenticate,
+            dpop_nonce,
+            auth_gen,
+            ..
+        } = &failure
+        {
+            if self.auth.is_some() && !matches!(o.kind, OpKind::Close) {
+                let (status, www, nonce, generation) = (
+                    *status,
+                    www_authenticate.clone(),
+                    dpop_nonce.clone(),
+                    *auth_gen,
+                );
+                return self.op_unauthorized(op, status, www, nonce, generation, now);
+            }
+        }
         match &o.kind {
             OpKind::Connect { .. } => self.connect_failed(op, failure, now),
             OpKind::Close => self.finish(op, Ok(Value::Null), now),

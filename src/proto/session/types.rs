@@ -129,6 +129,11 @@ pub struct SessionConfig {
     pub max_json_bytes: usize,
     /// Seed of the jitter generator (the core draws no randomness of its own).
     pub jitter_seed: u64,
+    /// OAuth authorization for this server (MCP `basic/authorization`): a 401/403 runs the flow
+    /// and the refused request is replayed. `None`: 401/403 fail with `Unauthorized`.
+    pub auth: Option<crate::proto::auth::AuthConfig>,
+    /// The Unix time (ms) of this session's time 0, for absolute token expiry.
+    pub unix_epoch_ms: u64,
 }
 
 impl SessionConfig {
@@ -154,6 +159,8 @@ impl SessionConfig {
             sse: DecoderConfig::default(),
             max_json_bytes: 16 << 20,
             jitter_seed: 0x9e37_79b9_7f4a_7c15,
+            auth: None,
+            unix_epoch_ms: 0,
         }
     }
 
@@ -181,6 +188,14 @@ impl SessionConfig {
                     LEGACY_VERSIONS.join(", ")
                 )));
             }
+        }
+        if let Some(a) = &self.auth {
+            if self.framing == Framing::Stdio {
+                return Err(ProtocolError::InvalidConfig(
+                    "OAuth applies to HTTP servers; a stdio server takes its credentials from the environment (MCP basic/authorization)".into(),
+                ));
+            }
+            a.validate().map_err(ProtocolError::Auth)?;
         }
         if self.max_pages == 0 {
             return Err(ProtocolError::InvalidConfig(
@@ -361,6 +376,9 @@ pub enum Event {
         /// What happened.
         message: String,
     },
+    /// The authorization layer needs the host (storage, entropy, a key, a person's sign-in) or
+    /// reports a sign-in; see [`crate::proto::auth::AuthEvent`].
+    Auth(crate::proto::auth::AuthEvent),
     /// The session ended.
     Closed,
 }

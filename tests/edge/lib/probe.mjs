@@ -2,7 +2,7 @@
 // the global-fetch responses that are still alive, so a test can check that nothing outlives a
 // response. GET /_probe answers {timers, openFetches, maxOpenFetches, fetches, evalRefused,
 // scope}; every other request goes to the template unchanged.
-import worker, { McpPins, McpSessions } from "./worker/worker.mjs";
+import worker, { McpAuthStore, McpPins, McpSessions } from "./worker/worker.mjs";
 
 const liveTimers = new Set();
 const realSetTimeout = globalThis.setTimeout;
@@ -87,4 +87,4 @@ export default {
     return worker.fetch(request, env, ctx);
   },
 };
-export { McpPins, McpSessions };
+export { McpAuthStore, McpPins, McpSessions };

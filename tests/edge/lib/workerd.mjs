@@ -57,7 +57,7 @@ function pkgModules(configDir) {
 /**
  * Writes `<runDir>/config.capnp`.
  * workers: [{name, port, mcpConfig (object), edge?: boolean, vars?: {NAME: value},
- *            services?: {BINDING: "127.0.0.1:PORT"}, sessions?: boolean, pins?: boolean,
+ *            services?: {BINDING: "127.0.0.1:PORT"}, sessions?: boolean, authStore?: boolean, pins?: boolean,
  *            agentToken?: string | null (the MCP_AGENT_TOKEN binding; default AGENT_TOKEN, null: none),
  *            policy?: object (the MCP_POLICY binding)}]
  * storageDir: where the Durable Objects keep their SQLite files (survives workerd restarts).
@@ -91,6 +91,10 @@ export function writeConfig(runDir, { workers, storageDir }) {
     if (w.sessions) {
       bindings.push(`(name = "SESSIONS", durableObjectNamespace = "McpSessions")`);
       namespaces.push(`(className = "McpSessions", uniqueKey = ${text(`mcp-edge-sessions-${w.name}`)}, enableSql = true)`);
+    }
+    if (w.authStore) {
+      bindings.push(`(name = "AUTH_STORE", durableObjectNamespace = "McpAuthStore")`);
+      namespaces.push(`(className = "McpAuthStore", uniqueKey = ${text(`mcp-edge-auth-${w.name}`)}, enableSql = true)`);
     }
     if (w.pins) {
       bindings.push(`(name = "PINS", durableObjectNamespace = "McpPins")`);

@@ -8,10 +8,17 @@
 //   POST /sessions/<server>/call     restore that snapshot (no handshake), call, store it again
 //   DELETE /sessions/<server>        restore, close (2025 era: DELETE the session), forget it
 //   POST /pins/accept     {name}: accept a held tool's changed definition (needs PINS)
+//   POST /auth/start/<server>        OAuth sign-in to a server whose entry has "auth": answers
+//                                    {url}, the authorization page a person must open
+//   GET  /auth/callback/<server>     where the authorization server sends the person back: finishes
+//                                    the sign-in; later calls to that server carry its token
 //
 // Who may call it: every route needs the Worker's own inbound credential, checked before anything
-// else (no outbound request is made for a refused caller). It fails closed: with neither of these
-// configured, every route answers 500 AUTH_NOT_CONFIGURED.
+// else (no outbound request is made for a refused caller), except the OAuth callback, which a
+// person's browser reaches without it: the callback is only accepted with the `state` of a sign-in
+// this Worker started (its pending request is looked up by that `state`, used once, within 10
+// minutes; anything else is 400 AUTH_STATE_MISMATCH). It fails closed: with neither of these
+// configured, every other route answers 500 AUTH_NOT_CONFIGURED.
 //   MCP_AGENT_TOKEN   a secret of at least 32 characters (`wrangler secret put MCP_AGENT_TOKEN`);
 //                     callers send `Authorization: Bearer <token>`, compared in constant time.
 //   ACCESS_TEAM_DOMAIN + ACCESS_AUD   Cloudflare Access in front of the Worker instead (or as well):
@@ -35,6 +42,11 @@
 //                pinned stays held back (GET /tools lists it under `held`; calls to it fail with
 //                TOOL_CHANGED) until POST /pins/accept. Without PINS every request pins afresh,
 //                so a changed tool would go unnoticed.
+//   AUTH_STORE   (optional) Durable Object namespace of class McpAuthStore: OAuth tokens, client
+//                registrations and pending sign-ins of the servers whose entry has an `auth`
+//                object (MCP_CONFIG: `"auth": {"clientId": "${ID}", "scope": "..."}`, the AuthOptions
+//                of mcp-edge without hooks; `{}` signs in with dynamic registration). Needed by
+//                /auth/* and by calls to those servers.
 //
 // Request bodies are limited to 1 MiB (413 beyond, read no further).
 //
@@ -71,6 +83,8 @@ const problem = (status, code, message, headers = {}) => {
 const MIN_TOKEN_LENGTH = 32;
 /** Bindings that configure the Worker itself, never `${VAR}` values for server entries. */
 const OWN_BINDINGS = new Set(["MCP_CONFIG", "MCP_POLICY", "MCP_EDGE", "MCP_AGENT_TOKEN", "ACCESS_TEAM_DOMAIN", "ACCESS_AUD"]);
+/** Where a person comes back after signing in to `server` (registered with its authorization server). */
+const callbackUrl = (origin, server) => `${origin}/auth/callback/${server}`;
 const encoder = new TextEncoder();
 
 /** Whether two strings are equal, in time that depends on neither (both are hashed first). */
@@ -177,8 +191,13 @@ async function accessAllows(request, access) {
   }
 }
 
-/** The configuration from the bindings: servers, `${VAR}` values, service bindings by origin. */
-export function readConfig(env) {
+/**
+ * The configuration from the bindings: servers, `${VAR}` values, service bindings by origin. A
+ * server entry with `auth` gets the redirect URI of this Worker's callback route for it (`origin`:
+ * this Worker's public origin) and DPoP off unless the entry says otherwise: a DPoP key lives in one
+ * isolate, and a sign-in started in one may finish in another.
+ */
+export function readConfig(env, origin = "") {
   let raw = env.MCP_CONFIG;
   if (typeof raw === "string") {
     try {
@@ -219,7 +238,10 @@ export function readConfig(env) {
       }
       services.set(origin, binding);
     }
-    mcpServers[name] = rest;
+    if (rest.auth !== undefined && (typeof rest.auth !== "object" || rest.auth === null)) {
+      throw new ConfigError(`server ${JSON.stringify(name)}: auth must be an object`);
+    }
+    mcpServers[name] = rest.auth ? { ...rest, auth: { redirectUri: callbackUrl(origin, name), dpop: false, ...rest.auth } } : rest;
   }
   return { config: { ...raw, mcpServers }, vars, policy, services, edge: env.MCP_EDGE !== "false", pinStore: env.PINS ?? null };
 }
@@ -313,7 +335,7 @@ async function savePins(cfg, pins) {
 
 /**
  * Runs `work(pool)` with a connected pool (started from the stored pins, which it adds to) and
- * always closes it (no timer or stream is left).
+ * always closes it (no timer or stream is left). Servers with `auth` use the tokens in AUTH_STORE.
  */
 async function withPool(cfg, work) {
   const pool = new McpPool(cfg.config, {
@@ -323,6 +345,7 @@ async function withPool(cfg, work) {
     fetch: routedFetch(cfg.services),
     connectTimeoutMs: 15_000,
     pins: await loadPins(cfg),
+    ...(cfg.authStorage ? { auth: { storage: cfg.authStorage } } : {}),
   });
   try {
     await pool.connectAll();
@@ -450,14 +473,89 @@ async function callStream(cfg, request, ctx) {
   });
 }
 
+// ---- OAuth sign-in to the configured servers -----------------------------------------------------
+
+/** The OAuth records (tokens, registrations, pending sign-ins) in the AUTH_STORE Durable Object,
+ * as mcp-edge's `auth.storage` (get/put/delete of strings). */
+function durableAuthStorage(env) {
+  if (!env.AUTH_STORE) return null;
+  const stub = env.AUTH_STORE.get(env.AUTH_STORE.idFromName("oauth"));
+  const call = async (method, key, body) => {
+    const r = await stub.fetch(`https://auth-store/?key=${encodeURIComponent(key)}`, { method, body });
+    if (method === "GET") return r.status === 200 ? r.text() : (await r.arrayBuffer(), null);
+    await r.arrayBuffer();
+    if (!r.ok) throw new Error(`AUTH_STORE ${method}: HTTP ${r.status}`);
+  };
+  return {
+    get: (key) => call("GET", key),
+    put: (key, value) => call("PUT", key, value),
+    delete: (key) => call("DELETE", key),
+  };
+}
+
+const MAX_CALLBACK_URL_BYTES = 8 * 1024;
+
+/** The connect options of a sign-in to `server`: its `auth` settings (strings `${VAR}`-expanded,
+ * redirect URI and DPoP from readConfig), the durable storage, no person's handler (the URL goes
+ * back to the caller). */
+function signInOptions(cfg, server) {
+  const entry = cfg.config.mcpServers[server];
+  if (!entry?.url || !entry.auth) {
+    throw new RequestError(404, `no server ${JSON.stringify(server)} with an "auth" entry in MCP_CONFIG`, "UNKNOWN_SERVER");
+  }
+  if (!cfg.authStorage) throw new ConfigError("OAuth needs the AUTH_STORE Durable Object binding");
+  const auth = JSON.parse(JSON.stringify(entry.auth), (_k, v) => (typeof v === "string" ? expand(v, cfg.vars) : v));
+  return { url: expand(entry.url, cfg.vars), options: { auth: { ...auth, storage: cfg.authStorage }, fetch: routedFetch(cfg.services) } };
+}
+
+/** POST /auth/start/<server>: starts a sign-in; answers the authorization URL for a person. */
+async function authStart(cfg, server) {
+  const { url, options } = signInOptions(cfg, server);
+  try {
+    // The pending request is in AUTH_STORE when this settles (the library waits for its writes).
+    const status = await McpClient.signIn(url, options);
+    return json({ signedIn: status });
+  } catch (e) {
+    if (isMcpError(e) && e.code === "AUTH_INTERACTION_REQUIRED") return json({ url: e.url });
+    throw e;
+  }
+}
+
+/** GET /auth/callback/<server>: the person is back; finishes the sign-in from the stored pending
+ * request that the callback's `state` names (the library checks `state` and RFC 9207 `iss`). */
+async function authCallback(cfg, server, request) {
+  if (request.url.length > MAX_CALLBACK_URL_BYTES) throw new RequestError(414, "the callback URL is too long", "TOO_LARGE");
+  const { url, options } = signInOptions(cfg, server);
+  try {
+    const status = await McpClient.completeAuthorization(url, request.url, options);
+    return json({ signedIn: status, server });
+  } catch (e) {
+    if (isMcpError(e) && e.code.startsWith("AUTH_")) return problem(400, e.code, e.message);
+    throw e;
+  }
+}
+
 export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
     try {
+      // The one route a person's browser reaches without the Worker's credential: accepted only
+      // with the `state` of a sign-in this Worker started (see authCallback).
+      const back = url.pathname.match(/^\/auth\/callback\/([A-Za-z0-9_-]{1,64})$/);
+      if (back && request.method === "GET") {
+        await initOnce();
+        return await authCallback({ ...readConfig(env, url.origin), authStorage: durableAuthStorage(env) }, back[1], request);
+      }
       const refused = await refusal(request, env);
       if (refused) return refused;
       await initOnce();
-      const cfg = readConfig(env);
+      const cfg = { ...readConfig(env, url.origin), authStorage: durableAuthStorage(env) };
+      const start = url.pathname.match(/^\/auth\/start\/([A-Za-z0-9_-]{1,64})$/);
+      if (start && request.method === "POST") {
+        const why = refusedServers(cfg).get(start[1]);
+        if (why) return problem(403, why.code, `the server ${JSON.stringify(start[1])} is refused by MCP_POLICY (${why.message})`);
+        return await authStart(cfg, start[1]);
+      }
       if (url.pathname === "/tools" && request.method === "GET") return await tools(cfg, url);
       if (url.pathname === "/call" && request.method === "POST") {
         if (url.searchParams.get("stream") === "1") return await callStream(cfg, request, ctx);
@@ -472,7 +570,7 @@ export default {
         const stub = env.SESSIONS.get(env.SESSIONS.idFromName(m[1]));
         return await stub.fetch(request);
       }
-      return problem(404, "NOT_FOUND", "routes: GET /tools, POST /call[?stream=1], /sessions/<server>/open|call, POST /pins/accept");
+      return problem(404, "NOT_FOUND", "routes: GET /tools, POST /call[?stream=1], /sessions/<server>/open|call, POST /auth/start/<server>, GET /auth/callback/<server>, POST /pins/accept");
     } catch (e) {
       if (e instanceof RequestError) return problem(e.status, e.code, e.message);
       if (e instanceof ConfigError) return problem(500, "CONFIG", e.message);
@@ -571,6 +669,35 @@ export class McpSessions {
       if (isMcpError(e)) return problem(502, e.code, e.message);
       return problem(500, "INTERNAL", String(e?.message ?? e));
     }
+  }
+}
+
+/** The OAuth records of the servers with `auth` (values hold secrets: tokens, the PKCE verifier
+ * of a pending sign-in): a key/value store over Durable Object storage, reached by this Worker
+ * only (`GET|PUT|DELETE /?key=`). */
+export class McpAuthStore {
+  constructor(state) {
+    this.state = state;
+  }
+
+  async fetch(request) {
+    const key = new URL(request.url).searchParams.get("key");
+    if (!key || key.length > 2048) return new Response("a key is required", { status: 400 });
+    if (request.method === "GET") {
+      const value = await this.state.storage.get(key);
+      return typeof value === "string" ? new Response(value) : new Response(null, { status: 404 });
+    }
+    if (request.method === "PUT") {
+      const value = await request.text();
+      if (value.length > MAX_BODY_BYTES) return new Response("too large", { status: 413 });
+      await this.state.storage.put(key, value);
+      return new Response(null, { status: 204 });
+    }
+    if (request.method === "DELETE") {
+      await this.state.storage.delete(key);
+      return new Response(null, { status: 204 });
+    }
+    return new Response("GET, PUT or DELETE", { status: 405 });
   }
 }
 

@@ -37,14 +37,12 @@ import argparse
 import asyncio
 import base64
 import json
-import os
 import re
 import secrets
-import socket
 from pathlib import Path
 from typing import Annotated, Any
 
-import uvicorn
+from loopback import serve_loopback
 from mcp.server.caching import CacheHint
 from mcp.server.lowlevel.server import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
@@ -451,30 +449,6 @@ def build_app(mcp: MCPServer, loopback_origins_only: bool):
     )
 
 
-async def serve(args: argparse.Namespace) -> None:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", args.port))
-    bound = sock.getsockname()[1]
-    app = build_app(build_server(args.page_size, args.tools_ttl_ms, args.fault_tools), args.loopback_origins_only)
-    # A bounded graceful shutdown: open listen streams must not hold SIGTERM up.
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
-
-    async def announce() -> None:
-        while not server.started:
-            await asyncio.sleep(0.02)
-        if args.port_file is not None:
-            tmp = args.port_file.with_suffix(".tmp")
-            tmp.write_text(f"{bound}\n")
-            os.replace(tmp, args.port_file)
-        print(f"listening on http://127.0.0.1:{bound}/mcp", flush=True)
-
-    announcer = asyncio.create_task(announce())
-    await server.serve(sockets=[sock])
-    announcer.cancel()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0 = pick a free one)")
@@ -496,7 +470,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.page_size < 1:
         parser.error("--page-size must be >= 1")
-    asyncio.run(serve(args))
+    app = build_app(build_server(args.page_size, args.tools_ttl_ms, args.fault_tools), args.loopback_origins_only)
+    asyncio.run(serve_loopback(lambda _port: app, args.port, args.port_file))
 
 
 if __name__ == "__main__":

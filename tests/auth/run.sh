@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# OAuth end to end in Node (the auth_e2e stage): the `mcp-edge` package against a real
+# authorization server and protected MCP servers of both eras:
+#   1. build pkg/nodejs when stale (tests/tools/build-nodejs-pkg.sh);
+#   2. install (idempotent, pinned) and start the OAuth test servers on free 127.0.0.1 ports
+#      (tests/servers/auth/start.sh: oidc-provider, the Python 2026-07-28 server, the TypeScript
+#      SDK 2025-11-25 server), in a run directory of its own;
+#   3. node --test client.test.mjs with their URLs and the test's client credentials;
+#   4. stop exactly the servers it started, also on failure. Exit status: node's test runner's.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+pkg="$("$root/tests/tools/build-nodejs-pkg.sh")"
+export MCP_EDGE_PKG="$pkg/mcp_edge.js"
+own_run_dir=""
+if [ -z "${MCP_TEST_RUN_DIR:-}" ]; then own_run_dir=$(mktemp -d); export MCP_TEST_RUN_DIR=$own_run_dir; fi
+cleanup() {
+  "$root/tests/servers/auth/stop.sh" >/dev/null 2>&1 || true
+  [ -n "$own_run_dir" ] && rm -rf "$own_run_dir"
+}
+trap cleanup EXIT
+"$root/tests/servers/auth/start.sh" >/dev/null
+set -a
+# shellcheck disable=SC1091
+. "$MCP_TEST_RUN_DIR/auth.env"
+set +a
+cd "$here"
+node --test --test-concurrency=1 client.test.mjs
