@@ -48,6 +48,7 @@ STAGES=(
     conformance
     harness
     browser
+    browser_auth
     bench_smoke
     edge
     component
@@ -177,6 +178,13 @@ stage_harness() {
 # The playground page in headless Chromium (Playwright).
 stage_browser() {
     bash tests/browser/run.sh
+}
+
+# Sign-in in a browser page (headless Chromium, popup blocker on) against oidc-provider and
+# protected servers of both eras: popup (also under COOP), blocked popup, full-page redirect,
+# CORS-less token endpoint and a relay, two tabs sharing a rotating refresh token, the playground.
+stage_browser_auth() {
+    bash tests/browser-auth/run.sh
 }
 
 # The side-by-side benchmark (tests/bench/run.sh) in its smoke mode: tiny sizes, one round. It

@@ -1300,6 +1300,55 @@ fn legacy_initialize_401_authorizes_and_every_request_carries_the_token() {
 
 // ---- DPoP --------------------------------------------------------------------------------------
 
+/// One tab (or process) of an app whose tabs share `world` (give it another tab's store).
+fn tab(world: &Rc<RefCell<World>>) -> Pair<impl FnMut(&HttpRequest) -> Reply> {
+    let w = world.clone();
+    Pair::new(session_config(code_config()), move |r: &HttpRequest| {
+        w.borrow_mut().serve(r)
+    })
+}
+
+/// Two tabs of an app sharing `world`.
+struct Tabs<F: FnMut(&HttpRequest) -> Reply> {
+    world: Rc<RefCell<World>>,
+    a: Pair<F>,
+    b: Pair<F>,
+}
+
+/// Tab A signed in and connected; tab B opened on A's store (its stored tokens loaded).
+fn connected_tabs(world: World) -> Tabs<impl FnMut(&HttpRequest) -> Reply> {
+    let world = Rc::new(RefCell::new(world));
+    let mut a = tab(&world);
+    let c = a.session.connect(0);
+    a.pump();
+    a.ok(c);
+    let mut b = tab(&world);
+    b.storage = a.storage.clone();
+    b.pump();
+    Tabs { world, a, b }
+}
+
+#[test]
+fn stored_dpop_tokens_wait_for_the_key_so_the_first_request_carries_a_proof() {
+    let mut world = World::new();
+    world.dpop = true;
+    // B: another tab (or the reloaded page) with the same store and key store.
+    let Tabs { world, mut b, .. } = connected_tabs(world);
+    let seen = world.borrow().mcp_auth_headers.len();
+    let c = b.session.connect(0);
+    b.pump();
+    b.ok(c);
+    let w = world.borrow();
+    let (first, proof) = &w.mcp_auth_headers[seen];
+    assert!(first.starts_with("DPoP "), "{first}");
+    assert!(proof.is_some(), "the first request went without a proof");
+    assert_eq!(
+        w.tokens_req.len(),
+        1,
+        "no refresh for a token that was valid"
+    );
+}
+
 #[test]
 fn dpop_binds_the_token_with_fresh_proofs_and_honours_both_nonces() {
     let mut world = World::new();
@@ -1730,21 +1779,12 @@ fn two_tabs_refresh_once_and_the_second_adopts_the_first_ones_tokens() {
     let mut world = World::new();
     world.refresh = true;
     world.expires_in = 30;
-    let world = Rc::new(RefCell::new(world));
-    let w = world.clone();
-    let mut a = Pair::new(session_config(code_config()), move |r: &HttpRequest| {
-        w.borrow_mut().serve(r)
-    });
-    let c = a.session.connect(0);
-    a.pump();
-    a.ok(c);
     // Tab B opens with the same store (it loads A's tokens).
-    let w = world.clone();
-    let mut b = Pair::new(session_config(code_config()), move |r: &HttpRequest| {
-        w.borrow_mut().serve(r)
-    });
-    b.storage = a.storage.clone();
-    b.pump();
+    let Tabs {
+        world,
+        mut a,
+        mut b,
+    } = connected_tabs(world);
     let c = b.session.connect(0);
     b.pump();
     b.ok(c);

@@ -59,9 +59,14 @@ export function authHost(options) {
         })).catch(failed);
       });
     },
+    // Released once the storage calls queued before it (the new tokens) have run, so the next
+    // holder reads what this one stored.
     unlock(name) {
-      const release = held.get(name);
-      if (typeof release === "function") { held.delete(name); release(); } else held.set(name, "released");
+      const free = () => {
+        const release = held.get(name);
+        if (typeof release === "function") { held.delete(name); release(); } else held.set(name, "released");
+      };
+      chain.then(free, free);
     },
     load: (key) => queued(async () => {
       const v = await store.get(key);
@@ -77,7 +82,10 @@ export function authHost(options) {
     },
     async dpopKey() {
       if (!dpop) {
-        const pair = await subtle().generateKey(P256, false, ["sign"]);
+        // A store that keeps keys (browserStorage over IndexedDB) gives every tab and reload the
+        // same non-extractable key, so stored DPoP-bound tokens stay usable.
+        const make = () => subtle().generateKey(P256, false, ["sign"]);
+        const pair = typeof store.dpopKey === "function" ? await store.dpopKey(make) : await make();
         dpopJwk = JSON.stringify(await subtle().exportKey("jwk", pair.publicKey));
         dpop = pair.privateKey;
       }
@@ -134,6 +142,14 @@ extern "C" {
     fn take_lock(this: &AuthHost, name: &str) -> Promise;
     #[wasm_bindgen(method)]
     pub(crate) fn unlock(this: &AuthHost, name: &str);
+}
+
+/// Whether a handler's rejection is the blocked-popup error of `openAuthorizationPopup`.
+fn popup_blocked(e: &JsValue) -> bool {
+    js_sys::Reflect::get(e, &JsValue::from_str("code"))
+        .ok()
+        .and_then(|c| c.as_string())
+        .is_some_and(|c| c == "AUTH_POPUP_BLOCKED")
 }
 
 async fn settle(p: Promise) -> Result<JsValue, String> {
@@ -204,12 +220,13 @@ impl AuthHost {
             Ok(p) => p,
             Err(e) => return Some(Err(denied(describe_line(&e)))),
         };
-        Some(
-            settle(Promise::resolve(&p))
-                .await
-                .map(|v| v.as_string().unwrap_or_default())
-                .map_err(denied),
-        )
+        Some(match JsFuture::from(Promise::resolve(&p)).await {
+            Ok(v) => Ok(v.as_string().unwrap_or_default()),
+            // `openAuthorizationPopup` as the handler, outside a user gesture: the window was
+            // blocked; the caller gets the URL to offer as a link.
+            Err(e) if popup_blocked(&e) => Err(AuthError::PopupBlocked { url: url.into() }),
+            Err(e) => Err(denied(describe_line(&e))),
+        })
     }
 
     /// Signs every proof `req` asks for, just before it is sent: each gets the current time

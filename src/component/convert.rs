@@ -78,7 +78,7 @@ pub fn error(e: &ProtocolError) -> Error {
 fn auth_error(e: &crate::proto::auth::AuthError) -> WitAuthError {
     use crate::proto::auth::AuthError as A;
     let (url, oauth_error, status) = match e {
-        A::InteractionRequired { url } => (Some(url.clone()), None, None),
+        A::InteractionRequired { url } | A::PopupBlocked { url } => (Some(url.clone()), None, None),
         A::TokenRequestFailed { status, error, .. } | A::RegistrationFailed { status, error } => {
             (None, error.clone(), Some(*status))
         }

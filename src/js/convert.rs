@@ -98,7 +98,7 @@ fn auth_details(e: &crate::proto::auth::AuthError) -> Value {
     use crate::proto::auth::AuthError as A;
     let mut d = json!({"refused": e.is_refusal()});
     match e {
-        A::InteractionRequired { url } => d["url"] = json!(url),
+        A::InteractionRequired { url } | A::PopupBlocked { url } => d["url"] = json!(url),
         A::Network { endpoint, .. } => d["endpoint"] = json!(endpoint),
         A::Cors {
             endpoint,

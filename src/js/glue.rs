@@ -1,5 +1,7 @@
 //! The small JS pieces Rust cannot express directly: the `McpError` class (an `Error` subclass
-//! with a stable `code`) and an async-iterator wrapper.
+//! with a stable `code`), an async-iterator wrapper, and the browser sign-in helpers (the popup
+//! and its callback channel, storage adapters): a few lines of JS each, far smaller than the
+//! same through `web_sys`.
 
 use wasm_bindgen::prelude::*;
 
@@ -21,6 +23,116 @@ export function makeMcpError(code, message, details) {
 }
 export function isMcpError(value) {
   return value instanceof McpError;
+}
+// ---- sign-in in browser pages (see src/js/browser.rs) ----
+const CALLBACK_CHANNEL = "mcp-edge-oauth";
+const CALLBACK = "mcp-edge:oauth-callback";
+const stateOf = (u) => { try { return new URL(u).searchParams.get("state"); } catch { return null; } };
+// Opens `url` in a popup now (inside the click: no await before this call) and resolves with the
+// callback URL the callback page (www/oauth-callback.html) sends back over a BroadcastChannel
+// (immune to Cross-Origin-Opener-Policy), or by postMessage to the opener. Never polls
+// `popup.closed` (it reads true under COOP while the window is open). Null: blocked.
+export function openPopup(url, options) {
+  const o = options || {};
+  let popup = null;
+  try {
+    if (typeof globalThis.open === "function") popup = globalThis.open(url, o.name || "mcp-edge-sign-in", o.features || "popup,width=520,height=720");
+  } catch { popup = null; }
+  if (!popup) return null;
+  const state = stateOf(url);
+  const ms = o.timeoutMs ?? 600000;
+  return new Promise((resolve, reject) => {
+    const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(CALLBACK_CHANNEL) : null;
+    const end = () => {
+      if (channel) channel.close();
+      globalThis.removeEventListener("message", onMessage);
+      clearTimeout(timer);
+      if (o.signal) o.signal.removeEventListener("abort", onAbort);
+      try { popup.close(); } catch { /* severed by COOP */ }
+    };
+    const accept = (data, reply) => {
+      if (!data || data.type !== CALLBACK || typeof data.url !== "string") return;
+      if (state !== null && stateOf(data.url) !== state) return; // another sign-in's callback
+      try { reply({ type: `${CALLBACK}:received`, state }); } catch { /* gone */ }
+      end();
+      resolve(data.url);
+    };
+    const onMessage = (e) => {
+      if (e.origin === globalThis.location.origin) accept(e.data, (m) => e.source.postMessage(m, e.origin));
+    };
+    const onAbort = () => { end(); reject(new McpError("ABORTED", "the sign-in was cancelled")); };
+    if (channel) channel.onmessage = (e) => accept(e.data, (m) => channel.postMessage(m));
+    globalThis.addEventListener("message", onMessage);
+    const timer = setTimeout(() => { end(); reject(new McpError("TIMEOUT", `no sign-in callback within ${ms} ms`, { afterMs: ms })); }, ms);
+    if (o.signal) {
+      if (o.signal.aborted) onAbort();
+      else o.signal.addEventListener("abort", onAbort, { once: true });
+    }
+  });
+}
+const PENDING = "mcp-edge:pending:";
+const idbCall = (db, store, mode, f) => db.then((d) => new Promise((ok, fail) => {
+  const tx = d.transaction(store, mode);
+  const req = f(tx.objectStore(store));
+  tx.oncomplete = () => ok(req.result);
+  tx.onerror = tx.onabort = () => fail(tx.error);
+}));
+const idbOpen = (name) => new Promise((ok, fail) => {
+  const r = globalThis.indexedDB.open(name, 1);
+  r.onupgradeneeded = () => { r.result.createObjectStore("records"); r.result.createObjectStore("keys"); };
+  r.onsuccess = () => ok(r.result);
+  r.onerror = () => fail(r.error);
+});
+function area(kind, idb) {
+  if (kind === "memory") {
+    const m = new Map();
+    return { get: (k) => m.get(k), put: (k, v) => { m.set(k, v); }, delete: (k) => { m.delete(k); } };
+  }
+  if (kind === "session" || kind === "local") {
+    const s = globalThis[`${kind}Storage`];
+    if (!s) throw new McpError("AUTH_CONFIG", `${kind}Storage is not available here`);
+    return { get: (k) => s.getItem(k), put: (k, v) => s.setItem(k, v), delete: (k) => s.removeItem(k) };
+  }
+  if (kind === "indexeddb") {
+    return {
+      get: (k) => idbCall(idb(), "records", "readonly", (s) => s.get(k)),
+      put: (k, v) => idbCall(idb(), "records", "readwrite", (s) => s.put(v, k)),
+      delete: (k) => idbCall(idb(), "records", "readwrite", (s) => s.delete(k)),
+    };
+  }
+  throw new McpError("INVALID_ARGUMENT", `browserStorage: unknown storage ${JSON.stringify(kind)} (session, local, indexeddb, memory)`);
+}
+// Storage for `auth.storage`: pending sign-ins and tokens/registrations each in the area the
+// caller chose; DPoP keys (non-extractable) in IndexedDB when tokens outlive the page.
+export function browserStorage(options) {
+  const o = options || {};
+  let db = null;
+  const idb = () => {
+    if (!globalThis.indexedDB) throw new McpError("AUTH_CONFIG", "IndexedDB is not available here");
+    return db || (db = idbOpen(o.databaseName || "mcp-edge-auth"));
+  };
+  const tokens = area(o.tokens || "session", idb);
+  const pending = area(o.pending || "session", idb);
+  const pick = (k) => (k.startsWith(PENDING) ? pending : tokens);
+  const store = {
+    get: (k) => pick(k).get(k),
+    put: (k, v) => pick(k).put(k, v),
+    delete: (k) => pick(k).delete(k),
+  };
+  if ((o.tokens || "session") !== "memory" && globalThis.indexedDB) {
+    store.dpopKey = (make) => {
+      const run = async () => {
+        const have = await idbCall(idb(), "keys", "readonly", (s) => s.get("dpop"));
+        if (have) return have;
+        const pair = await make();
+        await idbCall(idb(), "keys", "readwrite", (s) => s.put(pair, "dpop"));
+        return pair;
+      };
+      const locks = globalThis.navigator && globalThis.navigator.locks;
+      return locks ? locks.request("mcp-edge:dpop-key", run) : run();
+    };
+  }
+  return store;
 }
 export function wrapStream(stream) {
   let done = false;
@@ -46,6 +158,12 @@ extern "C" {
     pub fn is_mcp_error_js(value: &JsValue) -> bool;
     /// Wraps a `NotificationStream` (`nextItem(): Promise<T | undefined>`) as an async iterator
     /// whose `return()` (or its end) frees the stream.
+    /// Opens the sign-in popup now; `None`: the browser blocked it (or there is no window).
+    #[wasm_bindgen(js_name = openPopup)]
+    pub fn open_popup(url: &str, options: &JsValue) -> Option<js_sys::Promise>;
+    /// The `browserStorage` adapter (throws `McpError` for an unavailable or unknown area).
+    #[wasm_bindgen(js_name = browserStorage, catch)]
+    pub fn browser_storage(options: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_name = wrapStream)]
     pub fn wrap_stream(stream: &JsValue) -> JsValue;
 }

@@ -26,7 +26,7 @@ export type AuthErrorCode =
   | "AUTH_DENIED" | "AUTH_TOKEN" | "AUTH_TOKEN_RESPONSE" | "AUTH_STEP_UP_EXHAUSTED"
   | "AUTH_FORBIDDEN" | "AUTH_INTERACTION_REQUIRED" | "AUTH_HEADLESS_UNAVAILABLE"
   | "AUTH_NETWORK" | "AUTH_CORS" | "AUTH_SIGNING" | "AUTH_STORAGE" | "AUTH_CONFIG"
-  | "AUTH_NOT_AUTHORIZED";
+  | "AUTH_NOT_AUTHORIZED" | "AUTH_POPUP_BLOCKED";
 
 /** Every rejection of this package is an `McpError` (an `Error` subclass). */
 export interface McpError extends Error {
@@ -73,7 +73,8 @@ export interface McpError extends Error {
   errors?: string[];
   /** For AUTH_*: whether the client refused on purpose (a security check failed). */
   refused?: boolean;
-  /** For AUTH_INTERACTION_REQUIRED: the authorization URL a person must open. */
+  /** For AUTH_INTERACTION_REQUIRED and AUTH_POPUP_BLOCKED: the authorization URL a person must
+   * open (offer it as a link, or open it from a click). */
   url?: string;
   /** For AUTH_TOKEN / AUTH_REGISTRATION / AUTH_DENIED: the OAuth `error` code. */
   error?: string;
@@ -85,7 +86,54 @@ export interface AuthStorage {
   get(key: string): string | null | undefined | Promise<string | null | undefined>;
   put(key: string, value: string): void | Promise<void>;
   delete(key: string): void | Promise<void>;
+  /** Keeps the DPoP key: returns the stored pair, or stores and returns `generate()`'s (a
+   * non-extractable WebCrypto P-256 pair). Without it the key lives as long as the client, and
+   * stored DPoP-bound tokens are useless to a reloaded page or another tab. */
+  dpopKey?(generate: () => Promise<DpopKeyPair>): Promise<DpopKeyPair>;
 }
+
+/** A WebCrypto `CryptoKeyPair` (ECDSA P-256; the private key non-extractable). */
+export interface DpopKeyPair { privateKey: object; publicKey: object }
+
+/** Where {@link browserStorage} keeps records: `sessionStorage` (this tab, until it closes),
+ * `localStorage` (every tab of the origin, until cleared), IndexedDB (the same, asynchronous), or
+ * memory (this page until it unloads). */
+export type BrowserStorageArea = "session" | "local" | "indexeddb" | "memory";
+
+export interface BrowserStorageOptions {
+  /** Tokens and client registrations (default `"session"`). */
+  tokens?: BrowserStorageArea;
+  /** Pending sign-ins (verifier, state, ...) while the person is away (default `"session"`). */
+  pending?: BrowserStorageArea;
+  /** The IndexedDB database (default `"mcp-edge-auth"`): the `"indexeddb"` area and DPoP keys. */
+  databaseName?: string;
+}
+
+/**
+ * A ready {@link AuthStorage} for pages: pending sign-ins and tokens each in the area chosen, and
+ * (when tokens outlive the page) the DPoP key in IndexedDB, created once per origin under a Web
+ * Lock. Every area holds secrets readable by any script of the origin.
+ */
+export function browserStorage(options?: BrowserStorageOptions): AuthStorage;
+
+export interface AuthorizationPopupOptions {
+  /** Rejects with `TIMEOUT` when no callback arrives in time (default 600000). */
+  timeoutMs?: number;
+  /** Rejects with `ABORTED` and closes the popup. */
+  signal?: AbortSignal;
+  /** `window.open` target name and features (default a 520x720 popup). */
+  name?: string;
+  features?: string;
+}
+
+/**
+ * Opens the authorization URL in a popup at once — call it in the click handler, before any
+ * `await`, or the browser blocks it (`AUTH_POPUP_BLOCKED`, with `url`) — and resolves with the
+ * callback URL the redirect URI page (`www/oauth-callback.html`) sends back over a
+ * `BroadcastChannel` (or `postMessage` to the opener). Pass it to `completeAuthorization`, or
+ * use the function as `onAuthorizationUrl` where the sign-in starts from a click.
+ */
+export function openAuthorizationPopup(url: string, options?: AuthorizationPopupOptions): Promise<string>;
 
 /** OAuth 2.1 authorization for a server (MCP `basic/authorization`). A 401/403 runs the flow and
  * the refused request is replayed. */

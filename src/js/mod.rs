@@ -3,12 +3,14 @@
 //! and added to the package as a `typescript_custom_section`.
 
 mod auth;
+mod browser;
 mod client;
 mod convert;
 mod glue;
 mod names;
 mod pool;
 
+pub use browser::{browser_storage, open_authorization_popup};
 pub use client::{is_mcp_error, McpClient};
 pub use names::tool_names;
 pub use pool::McpPool;

@@ -110,12 +110,14 @@ pub fn unsafe_header_names(headers: &[(String, String)]) -> Vec<String> {
 /// `page_origin` is the origin of the calling scope (`globalThis.location.origin`), `url` the
 /// request URL, `method` the request method and `headers` the headers the request carried.
 /// The text names the headers to allow (only those this request needed, so it is accurate for
-/// this request), the headers to expose, and the fix.
+/// this request), the headers to expose, and the fix. `oauth`: the request went to an
+/// authorization server (metadata, registration, token), whose fix differs from an MCP server's.
 pub fn diagnose(
     page_origin: &str,
     url: &str,
     method: &str,
     headers: &[(String, String)],
+    oauth: bool,
 ) -> String {
     let allow = unsafe_header_names(headers);
     let needs_preflight = !allow.is_empty() || !is_safelisted_method(method);
@@ -140,18 +142,34 @@ pub fn diagnose(
         }
         text.push_str(". ");
     }
-    text.push_str(&format!(
-        "Every response (including errors and event streams) must carry \
-         `Access-Control-Allow-Origin: {page_origin}` (with `Vary: Origin` if reflected) and \
-         `Access-Control-Expose-Headers: {}`, or the client cannot read the session id or an auth \
-         challenge. ",
-        EXPOSE_HEADERS.join(", ")
-    ));
+    if oauth {
+        text.push_str(&format!(
+            "The response to this authorization-server request must carry \
+             `Access-Control-Allow-Origin: {page_origin}` (many authorization servers send none \
+             on their token and registration endpoints), and `Access-Control-Expose-Headers: \
+             dpop-nonce` where the server uses DPoP nonces. "
+        ));
+    } else {
+        text.push_str(&format!(
+            "Every response (including errors and event streams) must carry \
+             `Access-Control-Allow-Origin: {page_origin}` (with `Vary: Origin` if reflected) and \
+             `Access-Control-Expose-Headers: {}`, or the client cannot read the session id or an \
+             auth challenge. ",
+            EXPOSE_HEADERS.join(", ")
+        ));
+    }
     if page_origin == "null" {
         text.push_str(
             "The page has an opaque origin (`null`: opened from a file or a sandboxed frame); \
              serve it over http(s) instead of allowing the `null` origin. ",
         );
+    }
+    if oauth {
+        text.push_str(
+            "Fix: enable CORS on the authorization server for this origin, or send OAuth \
+             traffic through an app proxy or an edge relay with the `auth.fetch` option.",
+        );
+        return text;
     }
     text.push_str(
         "Fix: enable CORS on the MCP server for this origin with those headers (list them \
@@ -245,6 +263,7 @@ mod tests {
                 ("mcp-protocol-version", "2025-11-25"),
                 ("last-event-id", "4"),
             ]),
+            false,
         );
         assert!(d.contains("DELETE http://127.0.0.1:9000/mcp from origin http://127.0.0.1:8000"));
         assert!(d.contains("preflight"));
@@ -258,9 +277,9 @@ mod tests {
 
     #[test]
     fn opaque_page_origin_is_called_out() {
-        let d = diagnose("null", "http://127.0.0.1:9000/mcp", "GET", &[]);
+        let d = diagnose("null", "http://127.0.0.1:9000/mcp", "GET", &[], false);
         assert!(d.contains("opaque origin"));
-        assert!(!diagnose("http://a.test", "http://b.test/", "GET", &[]).contains("opaque"));
+        assert!(!diagnose("http://a.test", "http://b.test/", "GET", &[], false).contains("opaque"));
     }
 
     #[test]
@@ -270,9 +289,32 @@ mod tests {
             "https://mcp.example/mcp",
             "GET",
             &h(&[("accept", "text/event-stream")]),
+            false,
         );
         assert!(!d.contains("preflight"));
         assert!(!d.contains("Allow-Headers"));
         assert!(d.contains("`Access-Control-Allow-Origin: https://app.example`"));
+    }
+
+    #[test]
+    fn token_request_diagnosis_speaks_of_the_authorization_server() {
+        let form = [(
+            "content-type".to_string(),
+            "application/x-www-form-urlencoded".to_string(),
+        )];
+        let d = diagnose(
+            "https://app.example",
+            "https://as.example/token",
+            "POST",
+            &form,
+            true,
+        );
+        assert!(
+            !d.contains("preflight"),
+            "a public client's token POST is a simple request"
+        );
+        assert!(d.contains("`Access-Control-Allow-Origin: https://app.example`"));
+        assert!(d.contains("authorization server") && d.contains("auth.fetch"));
+        assert!(!d.contains("MCP server"));
     }
 }

@@ -301,8 +301,13 @@ fn classify_failure(error: &JsValue, signal: &AbortSignal, req: &HttpRequest) ->
     if name == "TypeError" {
         if let Some(origin) = scope_origin() {
             if url_origin(&req.url).as_deref() != Some(origin.as_str()) {
-                let diagnosis =
-                    cors::diagnose(&origin, &req.url, req.method.as_str(), &req.headers);
+                let diagnosis = cors::diagnose(
+                    &origin,
+                    &req.url,
+                    req.method.as_str(),
+                    &req.headers,
+                    req.extras.oauth,
+                );
                 return TransportError::Cors {
                     diagnosis: format!("{diagnosis} (The runtime reported: {said}.)"),
                 };

@@ -12,17 +12,5 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 pkg="$("$root/tests/tools/build-nodejs-pkg.sh")"
 export MCP_EDGE_PKG="$pkg/mcp_edge.js"
-own_run_dir=""
-if [ -z "${MCP_TEST_RUN_DIR:-}" ]; then own_run_dir=$(mktemp -d); export MCP_TEST_RUN_DIR=$own_run_dir; fi
-cleanup() {
-  "$root/tests/servers/auth/stop.sh" >/dev/null 2>&1 || true
-  [ -n "$own_run_dir" ] && rm -rf "$own_run_dir"
-}
-trap cleanup EXIT
-"$root/tests/servers/auth/start.sh" >/dev/null
-set -a
-# shellcheck disable=SC1091
-. "$MCP_TEST_RUN_DIR/auth.env"
-set +a
 cd "$here"
-node --test --test-concurrency=1 client.test.mjs
+"$root/tests/servers/auth/with-servers.sh" node --test --test-concurrency=1 client.test.mjs

@@ -16,8 +16,9 @@ const FLAGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic",
 ];
 
-/** Starts Chromium with a fresh user-data dir; returns {context, close}. */
-export async function launch() {
+/** Starts Chromium with a fresh user-data dir; returns {context, close}. `options` go to
+ * launchPersistentContext (e.g. `ignoreDefaultArgs`). */
+export async function launch(options = {}) {
   const userDataDir = await mkdtemp(path.join(tmpdir(), "mcp-edge-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: "/usr/bin/chromium",
@@ -25,6 +26,7 @@ export async function launch() {
     args: FLAGS,
     viewport: { width: 1400, height: 1000 },
     acceptDownloads: true,
+    ...options,
   });
   return {
     context,

@@ -10,12 +10,7 @@ root=$(cd "$here/../.." && pwd)
 cd "$root"
 
 # 1. playwright-core, exactly as locked (no browser download: we use Debian's /usr/bin/chromium).
-want=$(node -p "require('$here/package-lock.json').packages['node_modules/playwright-core'].version")
-have=$(node -p "try { require('$here/node_modules/playwright-core/package.json').version } catch { '' }")
-if [ "$want" != "$have" ]; then
-  (cd "$here" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >&2)
-fi
-[ -x /usr/bin/chromium ] || { echo "run.sh: /usr/bin/chromium missing (apt-get install -y chromium)" >&2; exit 1; }
+"$here/setup.sh"
 
 # 2. The wasm package, rebuilt when anything it is built from is newer than the module.
 tests/demo/build-web.sh

@@ -1,7 +1,7 @@
 // The declarations in a browser page's setting (DOM types, no Node types): a small typed use of
 // the API that only needs what a page has. tsc checks it; it is not run (the playground and the
 // e2e suites run the same calls in Chromium).
-import { McpClient, McpPool, isMcpError, toolNames } from "mcp-edge";
+import { McpClient, McpPool, browserStorage, isMcpError, openAuthorizationPopup, toolNames } from "mcp-edge";
 import type { CallToolResult, PoolEvent, TrafficRecord } from "mcp-edge";
 
 export async function page(url: string, signal: AbortSignal): Promise<CallToolResult | string> {
@@ -20,4 +20,16 @@ export function pool(onEvent: (e: PoolEvent) => void): McpPool {
   const names: string[] = toolNames([["s", "t"]]);
   console.log(names);
   return new McpPool({ mcpServers: { s: { url: "https://example.com/mcp" } } }, { onEvent });
+}
+
+/** Popup sign-in from a click: the window opens before any await; a blocked one offers its URL. */
+export function signInOnClick(button: HTMLButtonElement, server: string, url: string, link: HTMLAnchorElement): void {
+  const auth = { redirectUri: `${location.origin}/oauth-callback.html`, storage: browserStorage({ tokens: "local", pending: "session" }) };
+  button.onclick = () => {
+    openAuthorizationPopup(url, { signal: new AbortController().signal, timeoutMs: 120_000 })
+      .then((callback) => McpClient.completeAuthorization(server, callback, { auth }))
+      .catch((e: unknown) => {
+        if (isMcpError(e) && e.code === "AUTH_POPUP_BLOCKED" && e.url) link.href = e.url;
+      });
+  };
 }

@@ -25,7 +25,9 @@ import { writeFileSync } from "node:fs";
 // ---- what must be covered (each table fails to compile when the declarations change) ----------
 
 /** Every value export of the package (`default` is Node's CommonJS interop object). */
-const EXPORTS: Record<Exclude<keyof typeof pkg, "default">, true> = { McpClient: true, McpPool: true, isMcpError: true, toolNames: true };
+const EXPORTS: Record<Exclude<keyof typeof pkg, "default">, true> = {
+  McpClient: true, McpPool: true, isMcpError: true, toolNames: true, openAuthorizationPopup: true, browserStorage: true,
+};
 /** Every static member of McpClient. */
 const CLIENT_STATICS: Record<Exclude<keyof typeof pkg.McpClient, "prototype">, true> = {
   connect: true, restore: true, signIn: true, completeAuthorization: true,
@@ -60,7 +62,7 @@ type Callback =
 const CALLBACKS: Record<Callback, true> = {
   fetch: true, onElicitation: true, onSampling: true, onRoots: true, onTraffic: true, onEvent: true, onProgress: true,
   "auth.onAuthorizationUrl": true, "auth.fetch": true, "pool.auth.onAuthorizationUrl": true, "pool.auth.fetch": true,
-  "storage.get": true, "storage.put": true, "storage.delete": true,
+  "storage.get": true, "storage.put": true, "storage.delete": true, "storage.dpopKey": true,
 };
 /** Every export format of `McpPool.tools`. */
 const FORMATS: Record<M.ToolFormat, true> = { openai: true, "openai-responses": true, anthropic: true, mcp: true };
@@ -167,8 +169,16 @@ function storage(map = new Map<string, string>()): M.AuthStorage {
       map.delete(key);
       return Promise.resolve();
     },
+    dpopKey: async (generate: () => Promise<M.DpopKeyPair>): Promise<M.DpopKeyPair> => {
+      emitted.add("callback:storage.dpopKey");
+      const pair = keys.get(map) ?? (await generate());
+      keys.set(map, pair);
+      return pair;
+    },
   };
 }
+/** The DPoP key pair kept for each storage map (as browserStorage keeps one in IndexedDB). */
+const keys = new WeakMap<Map<string, string>, M.DpopKeyPair>();
 
 /** Plays the person of a sign-in at the test provider (tests/servers/auth/person.mjs). */
 async function signInAs(url: string, login: string): Promise<string> {
@@ -624,6 +634,23 @@ async function oauth(): Promise<void> {
   check(status.issuer === AUTH_ISSUER && status.tokenType === "Bearer", `${where}: completeAuthorization signs in (${JSON.stringify(status)})`);
   const again = await rejection(`${where} completeAuthorization (used callback)`, Client.completeAuthorization(AUTH_PY, callback, { auth: pending }));
   check(again === "AUTH_STATE_MISMATCH", `${where}: a used callback is AUTH_STATE_MISMATCH (got ${again})`);
+
+  // The page helpers, in Node: no window to open (the URL comes back in the error), no
+  // sessionStorage; memory areas work anywhere.
+  const popupOptions: Required<M.AuthorizationPopupOptions> = { timeoutMs: 1000, signal: new AbortController().signal, name: "sign-in", features: "popup" };
+  const blocked = await rejection(`${where} openAuthorizationPopup (no window)`, api.openAuthorizationPopup(url, popupOptions));
+  check(blocked === "AUTH_POPUP_BLOCKED", `${where}: no window is AUTH_POPUP_BLOCKED (got ${blocked})`);
+  const noSession = await rejection(`${where} browserStorage (no sessionStorage)`, () => api.browserStorage());
+  check(noSession === "AUTH_CONFIG", `${where}: browserStorage without sessionStorage is AUTH_CONFIG (got ${noSession})`);
+  const badArea = await rejection(`${where} browserStorage (unknown area)`, () => api.browserStorage({ tokens: "disk" as M.BrowserStorageArea }));
+  check(badArea === "INVALID_ARGUMENT", `${where}: an unknown area is INVALID_ARGUMENT (got ${badArea})`);
+  const memOptions: Required<M.BrowserStorageOptions> = { tokens: "memory", pending: "memory", databaseName: "unused" };
+  const mem: M.AuthStorage = api.browserStorage(memOptions);
+  await mem.put("mcp-edge:pending:x", "p");
+  await mem.put("mcp-edge:tokens:y", "t");
+  check((await mem.get("mcp-edge:pending:x")) === "p" && (await mem.get("mcp-edge:tokens:y")) === "t", `${where}: browserStorage memory areas keep what they are given`);
+  await mem.delete("mcp-edge:tokens:y");
+  check((await mem.get("mcp-edge:tokens:y")) == null && mem.dpopKey === undefined, `${where}: memory tokens need no kept key`);
 
   // A person's sign-in from a handler, against the 2025-era server: status, event, sign-out.
   const signedIn = tracked("client", await Client.connect(AUTH_NODE, {

@@ -18,7 +18,7 @@ const SECRET_HEADER_WORDS = /(^|[-_])(api[-_]?key|apikey|access[-_]?key|key|toke
 /** Body and URL fields that carry credentials (OAuth 2.0 token and authorization requests, RFC 8693). */
 export const SECRET_FIELDS = [
   "access_token", "refresh_token", "code", "code_verifier", "client_secret", "assertion", "client_assertion",
-  "id_token", "subject_token", "actor_token", "device_code", "password",
+  "id_token", "subject_token", "actor_token", "device_code", "password", "registration_access_token",
 ];
 const FIELDS = SECRET_FIELDS.join("|");
 // "field": "value" (value runs to its closing quote, or to the end of the text when cut), and the

@@ -1,7 +1,7 @@
 // Server connections: the page's list of servers, each with its McpClient and live status
 // (state, era, server name/version, tool count, last error), and the card that shows it.
 
-import { McpClient } from "../pkg/mcp_edge.js";
+import { McpClient, browserStorage, openAuthorizationPopup } from "../pkg/mcp_edge.js";
 import { h, replace } from "./dom.js";
 import { shortMessage } from "./render.js";
 import { askElicitation, askSampling, askRoots } from "./dialogs.js";
@@ -22,6 +22,15 @@ export const store = {
 };
 
 let nextServerId = 1;
+
+// OAuth for every server (a server that never answers 401 never uses it): the popup comes back to
+// oauth-callback.html next to this page; tokens and pending sign-ins stay in this tab
+// (sessionStorage), the DPoP key in IndexedDB.
+let authStorage = null; // made on first use: the wasm module is initialised by then
+const authOptions = () => ({
+  redirectUri: new URL("oauth-callback.html", location.href).href,
+  storage: (authStorage ??= browserStorage({ tokens: "session", pending: "session" })),
+});
 
 /** A server name usable in `mcp__<server>__<tool>`, unique on this page. */
 function uniqueName(wanted, url) {
@@ -89,6 +98,7 @@ export async function connectServer(server) {
       // The library declares `elicitation.form` for a handler; this page also answers URL mode.
       capabilities: { elicitation: { form: {}, url: {} } },
       onTraffic: (record) => store.traffic?.add(server.name, record, server.headers),
+      auth: authOptions(),
       onElicitation: (params, extra) => askElicitation(server.name, params, extra?.defaults),
       onSampling: (params) => askSampling(server.name, params),
       onRoots: async () => {
@@ -113,8 +123,37 @@ export async function connectServer(server) {
     await refreshTools(server);
     if (current()) setState(server, "connected");
   } catch (err) {
-    if (current()) setState(server, "error", err);
+    if (!current()) return;
+    // 401 and no sign-in yet: keep the prepared authorization URL for the "Sign in" click.
+    server.signInUrl = err?.code === "AUTH_INTERACTION_REQUIRED" ? err.url : null;
+    setState(server, server.signInUrl ? "needs-auth" : "error", err);
   }
+}
+
+/** "Sign in": opens the prepared URL in a popup now (inside the click, before any await, or the
+ * browser blocks it), finishes the sign-in from the callback, then connects. */
+export function signIn(server) {
+  const url = server.signInUrl;
+  const popup = openAuthorizationPopup(url);
+  setState(server, "signing-in", null);
+  popup
+    .then((callback) => McpClient.completeAuthorization(server.url, callback, {
+      auth: authOptions(),
+      onTraffic: (record) => store.traffic?.add(server.name, record, server.headers),
+    }))
+    .then(() => {
+      logEvent(server, "signed in");
+      server.signInUrl = null;
+      return connectServer(server);
+    })
+    .catch((err) => setState(server, "needs-auth", err));
+}
+
+/** "Sign out": forgets the tokens (also the stored ones) and disconnects. */
+export function signOut(server) {
+  server.client?.signOut();
+  logEvent(server, "signed out");
+  disconnectServer(server);
 }
 
 /** Re-reads the tool list (after connect and on `notifications/tools/list_changed`). */
@@ -146,6 +185,10 @@ async function followNotifications(server, client, current) {
           break;
         case "diagnostic":
           logEvent(server, n.message);
+          break;
+        case "signedIn":
+          logEvent(server, `signed in at ${n.issuer}${n.scope ? ` (${n.scope})` : ""}`);
+          store.changed("status", server);
           break;
         case "closed":
           logEvent(server, "connection closed");
@@ -186,7 +229,20 @@ export function removeServer(server) {
 
 // ---- the server card ---------------------------------------------------------------------------
 
-const STATE_LABEL = { idle: "not connected", connecting: "connecting…", listing: "listing tools…", connected: "connected", error: "error", closed: "closed" };
+const STATE_LABEL = { idle: "not connected", connecting: "connecting…", listing: "listing tools…", connected: "connected", error: "error", closed: "closed", "needs-auth": "sign-in required", "signing-in": "signing in…" };
+
+/** Who is signed in (issuer, scopes, expiry, token type), or nothing. */
+function signedInRows(auth) {
+  if (!auth) return null;
+  const expiry = auth.expiresAt ? new Date(auth.expiresAt).toLocaleTimeString() : "no expiry";
+  return h("div.signed-in", {},
+    h("dt", {}, "signed in"),
+    h("dd.auth-info", {},
+      h("span.auth-issuer", {}, auth.issuer), " · ",
+      h("span.auth-scope", {}, auth.scope ?? "(no scope)"), " · ",
+      h("span.auth-type", {}, auth.tokenType), " · ",
+      h("span.auth-expiry", {}, `expires ${expiry}`)));
+}
 
 export function serverCard(server) {
   const selected = store.selected === server.id;
@@ -206,7 +262,8 @@ export function serverCard(server) {
           h("div", {}, h("dt", {}, "era"), h("dd.era", {}, `${client.era === "modern" ? "2026 stateless" : "2025 session"} · ${client.protocolVersion}`)),
           h("div", {}, h("dt", {}, "server"), h("dd.server-info", {}, info ? `${info.title ?? info.name} ${info.version ?? ""}` : "(unnamed)")),
           h("div", {}, h("dt", {}, "tools"), h("dd.tool-count", {}, String(server.tools.length))),
-          client.sessionId ? h("div", {}, h("dt", {}, "session"), h("dd", {}, h("code", {}, client.sessionId.slice(0, 12)), "…")) : null)
+          client.sessionId ? h("div", {}, h("dt", {}, "session"), h("dd", {}, h("code", {}, client.sessionId.slice(0, 12)), "…")) : null,
+          signedInRows(client.auth))
       : null,
     server.lastError
       ? h("p.last-error", { dataset: { code: server.lastError.code ?? "ERROR" } }, h("span.hint", {}, "last error "), h("span.badge.bad", {}, server.lastError.code ?? "ERROR"), " ", shortMessage(server.lastError))
@@ -214,8 +271,17 @@ export function serverCard(server) {
     server.events.length
       ? h("details.events", { open: server.eventsOpen === true, ontoggle: (e) => { server.eventsOpen = e.target.open; } }, h("summary", {}, `events (${server.events.length})`), h("ol", {}, server.events.slice(-20).map((e) => h("li", {}, h("span.hint", {}, e.t), " ", e.text))))
       : null,
+    server.signInUrl
+      ? h("p.sign-in-link.hint", {}, "If no window opens: ", h("a", { href: server.signInUrl, target: "_blank", rel: "opener" }, "open the sign-in page"))
+      : null,
     h("div.buttons", {},
-      server.state === "idle" || server.state === "error" || server.state === "closed"
+      server.state === "needs-auth"
+        ? h("button.small.primary", { type: "button", onclick: () => signIn(server), "aria-label": `Sign in to ${server.name}` }, "Sign in")
+        : null,
+      connected && client?.auth
+        ? h("button.small", { type: "button", onclick: () => signOut(server), "aria-label": `Sign out of ${server.name}` }, "Sign out")
+        : null,
+      server.state === "idle" || server.state === "error" || server.state === "closed" || server.state === "needs-auth"
         ? h("button.small.primary", { type: "button", onclick: () => connectServer(server), "aria-label": `Connect ${server.name}` }, "Connect")
         : h("button.small", { type: "button", onclick: () => disconnectServer(server), "aria-label": `Disconnect ${server.name}` }, "Disconnect"),
       h("button.small", { type: "button", onclick: () => removeServer(server), "aria-label": `Remove ${server.name}` }, "Remove")),

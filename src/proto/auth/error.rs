@@ -110,6 +110,12 @@ pub enum AuthError {
         /// The authorization URL.
         url: String,
     },
+    /// The host's sign-in window could not be opened (a browser blocks a popup opened outside a
+    /// user gesture): the page can offer the URL as a link, or open it from a click.
+    PopupBlocked {
+        /// The authorization URL.
+        url: String,
+    },
     /// Headless authorization (following the redirect without a browser) cannot work here: the
     /// authorization server did not redirect, or the host hides redirects (a browser page's
     /// `redirect: "manual"` gives an opaque response).
@@ -162,6 +168,7 @@ impl AuthError {
             AuthError::StepUpExhausted { .. } => "AUTH_STEP_UP_EXHAUSTED",
             AuthError::Forbidden { .. } => "AUTH_FORBIDDEN",
             AuthError::InteractionRequired { .. } => "AUTH_INTERACTION_REQUIRED",
+            AuthError::PopupBlocked { .. } => "AUTH_POPUP_BLOCKED",
             AuthError::HeadlessUnavailable { .. } => "AUTH_HEADLESS_UNAVAILABLE",
             AuthError::Network { .. } => "AUTH_NETWORK",
             AuthError::Cors { .. } => "AUTH_CORS",
@@ -265,6 +272,9 @@ impl fmt::Display for AuthError {
             // of a message that may be logged.
             AuthError::InteractionRequired { .. } => f.write_str(
                 "sign-in required: a person must open the authorization URL (the error's url) and the callback must be passed back",
+            ),
+            AuthError::PopupBlocked { .. } => f.write_str(
+                "the browser blocked the sign-in window: open it from a click (the error's url), or offer the url as a link",
             ),
             AuthError::HeadlessUnavailable { detail } => {
                 write!(f, "headless authorization is not possible here: {detail}")

@@ -267,6 +267,10 @@ pub struct Authorizer {
     jwt_bearer_refused: bool,
     entropy: Vec<u8>,
     ready: bool,
+    /// The stored tokens are DPoP-bound: the first request waits for the host's key, so it
+    /// carries a proof (a request without one is refused, and the refresh it would cause races
+    /// other tabs sharing the store).
+    loading_key: bool,
     flow: Option<Flow>,
     next_req: u64,
     requests: VecDeque<(AuthReqId, HttpRequest)>,
@@ -328,6 +332,7 @@ impl Authorizer {
             jwt_bearer_refused: false,
             entropy: Vec::new(),
             ready: false,
+            loading_key: false,
             flow: None,
             next_req: 1,
             requests: VecDeque::new(),
@@ -540,6 +545,11 @@ impl Authorizer {
                 self.issuer = Some(t.issuer.clone());
                 self.requested_scope = t.scope.clone();
                 self.generation += 1;
+                if t.token_type == TokenType::DPoP && self.dpop_jwk.is_none() {
+                    self.loading_key = true;
+                    self.events.push_back(AuthEvent::NeedDpopKey);
+                    return;
+                }
             }
             self.ready = true;
             self.done.push_back(Ok(()));
@@ -624,6 +634,9 @@ impl Authorizer {
     /// The public JWK of the host's DPoP key.
     pub fn handle_dpop_key(&mut self, jwk: Value, now: u64) {
         self.dpop_jwk = Some(jose::public_jwk(&jwk));
+        if self.end_key_load() {
+            return;
+        }
         if let Some(Step::ResumeWaitingKey { .. }) = self.flow.as_ref().map(|f| &f.step) {
             let Some(Step::ResumeWaitingKey { pending, callback }) = self
                 .flow
@@ -773,9 +786,24 @@ impl Authorizer {
     /// The host cannot perform the person's step (no handler, popup blocked ...): the flow fails
     /// with `error`.
     pub fn abort_flow(&mut self, error: AuthError) {
+        // No key for the stored tokens: requests go without a proof, and the server's answer
+        // starts the usual flow.
+        if self.end_key_load() {
+            return;
+        }
         if self.flow.is_some() {
             self.fail(error);
         }
+    }
+
+    /// Ends the initial load that waited for the DPoP key; `false` when none was waiting.
+    fn end_key_load(&mut self) -> bool {
+        if !std::mem::take(&mut self.loading_key) {
+            return false;
+        }
+        self.ready = true;
+        self.done.push_back(Ok(()));
+        true
     }
 
     /// Forgets the tokens (sign-out); the next request starts over.

@@ -18,6 +18,15 @@
 //   GET  /_test/issued         every code, access token, refresh token and client secret this process
 //                              issued or holds, for redaction checks: {secrets: [...], events: [...]}
 //   POST /_test/ttl?seconds=N  access token lifetime for tokens issued from now on (default 600)
+//   POST /_test/browser?coop=0|1&token_cors=0|1
+//                              what a browser meets at real providers: coop=1 sends
+//                              `Cross-Origin-Opener-Policy: same-origin` on every response (the
+//                              sign-in pages sever `window.opener`); token_cors=0 strips every
+//                              CORS header from /token (default coop=0, token_cors=1)
+//
+// Dynamic registration answers CORS for any origin (oidc-provider has none there), so a browser page
+// can register; the token endpoint allows a public client's redirect-URI origins (oidc-provider's
+// default).
 //
 // Usage: node as.mjs --port-file FILE --client-jwk FILE   (port 0: a free one; the bound port is
 // written to FILE once serving). Stops on SIGTERM/SIGINT.
@@ -45,6 +54,7 @@ const clientJwk = JSON.parse(readFileSync(args["client-jwk"], "utf8"));
 const RESOURCE = /^http:\/\/127\.0\.0\.1:\d{1,5}\/mcp$/;
 const RESOURCE_SCOPE = "mcp:read mcp:write";
 let accessTokenTtl = 600;
+const browser = { coop: false, tokenCors: true };
 
 /** What a redaction check searches for: every secret value this server handed out or holds. */
 const secrets = new Set([basicSecret]);
@@ -165,6 +175,31 @@ server.listen(Number(args.port), "127.0.0.1", () => {
       accessTokenTtl = n;
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ seconds: n }));
       return;
+    }
+    if (url.pathname === "/_test/browser" && req.method === "POST") {
+      for (const [k, name] of [["coop", "coop"], ["token_cors", "tokenCors"]]) {
+        const v = url.searchParams.get(k);
+        if (v === "0" || v === "1") browser[name] = v === "1";
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(browser));
+      return;
+    }
+    if (browser.coop) res.setHeader("cross-origin-opener-policy", "same-origin");
+    if (!browser.tokenCors && url.pathname === "/token") {
+      const set = res.setHeader.bind(res);
+      res.setHeader = (name, value) => (/^access-control-/i.test(name) ? res : set(name, value));
+    }
+    if (url.pathname === "/reg" && req.headers.origin) {
+      res.setHeader("access-control-allow-origin", req.headers.origin);
+      res.setHeader("vary", "origin");
+      if (req.method === "OPTIONS") {
+        res.writeHead(204, {
+          "access-control-allow-methods": "POST",
+          "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "",
+        });
+        res.end();
+        return;
+      }
     }
     app(req, res);
   });

@@ -61,3 +61,14 @@ export function mapStorage(map = new Map()) {
     },
   };
 }
+
+/** What a browser meets at real providers: `coop` (Cross-Origin-Opener-Policy: same-origin on the
+ * sign-in pages) and `tokenCors` (false: no CORS headers on /token). */
+export async function setBrowserOptions(admin, { coop, tokenCors }) {
+  const q = new URLSearchParams();
+  if (coop !== undefined) q.set("coop", coop ? "1" : "0");
+  if (tokenCors !== undefined) q.set("token_cors", tokenCors ? "1" : "0");
+  const r = await fetch(`${admin}/browser?${q}`, { method: "POST" });
+  if (!r.ok) throw new Error(`${admin}/browser: HTTP ${r.status}`);
+  return r.json();
+}

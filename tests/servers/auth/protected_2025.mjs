@@ -11,7 +11,8 @@
 //   `iat` within 300 s, `ath`, a `jti` not seen before); a bound token sent as Bearer is refused;
 // * without a valid token: 401 `WWW-Authenticate: Bearer ... resource_metadata="<PRM URL>"`;
 // * Protected Resource Metadata (RFC 9728) at /.well-known/oauth-protected-resource/mcp naming the
-//   issuer.
+//   issuer;
+// * CORS for any origin (the browser sign-in tests call it from a page on another port).
 //
 // Tools: `whoami` (who called: `sub`, `client_id`, `scope`, token type, audience, as JSON text) and
 // `echo {message}`.
@@ -163,6 +164,22 @@ const httpServer = http.createServer(async (req, res) => {
   const resource = `${base}/mcp`;
   const prmUrl = `${base}/.well-known/oauth-protected-resource/mcp`;
   const url = new URL(req.url, base);
+  // CORS for pages on another loopback origin (tests/browser-auth): requests carry
+  // `authorization` and `dpop`; the 401 challenge and the session id must be readable.
+  if (req.headers.origin) {
+    res.setHeader("access-control-allow-origin", req.headers.origin);
+    res.setHeader("vary", "origin");
+    res.setHeader("access-control-expose-headers", "mcp-session-id, www-authenticate, dpop-nonce");
+  }
+  if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
+    res.writeHead(204, {
+      "access-control-allow-methods": "GET, POST, DELETE",
+      "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "",
+      "access-control-max-age": "600",
+    });
+    res.end();
+    return;
+  }
   try {
     if (url.pathname === "/.well-known/oauth-protected-resource/mcp" && req.method === "GET") {
       const prm = {

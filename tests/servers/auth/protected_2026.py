@@ -45,6 +45,7 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.middleware.cors import CORSMiddleware
 
 # The test servers' shared serving helper (../python/loopback.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
@@ -236,7 +237,16 @@ def build_app(issuer: str, port: int) -> Any:
 
     security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     app = mcp.streamable_http_app(streamable_http_path="/mcp", host="127.0.0.1", transport_security=security)
-    return DpopLayer(app, resource, f"{base}/.well-known/oauth-protected-resource/mcp")
+    # CORS for pages on another loopback origin (tests/browser-auth): requests carry
+    # `authorization` and `dpop`; the 401 challenge and the session id must be readable.
+    return CORSMiddleware(
+        DpopLayer(app, resource, f"{base}/.well-known/oauth-protected-resource/mcp"),
+        allow_origins=["*"],
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+        allow_headers=["*", "authorization", "dpop", "content-type", "mcp-protocol-version", "mcp-session-id"],
+        expose_headers=["mcp-session-id", "www-authenticate", "dpop-nonce"],
+        max_age=600,
+    )
 
 
 def main() -> None:
