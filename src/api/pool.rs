@@ -14,10 +14,10 @@ use super::options::ConnectOptions;
 use crate::client::timer::Timer;
 use crate::client::{Client, ClientOptions};
 use crate::pool::driver::{
-    CallOutcome, DriverEvent, DriverOptions, EventFn, LocalFuture, PoolClient, PoolDriver,
-    PoolHost, ServerTarget,
+    CallOutcome, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost, PoolSetup,
+    ServerTarget,
 };
-use crate::pool::{OutboundGate, Policy, PoolConfig, PoolError, PoolOptions, PoolStatus, Vars};
+use crate::pool::{OutboundGate, Policy, PoolError, PoolStatus, Vars};
 use crate::proto::session::{ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig};
 use crate::tools::export::InstructionsDelta;
 use crate::tools::ExportFormat;
@@ -308,29 +308,17 @@ impl McpPoolOptions {
         host: H,
         config: &Value,
     ) -> Result<PoolDriver<H>, PoolError> {
-        let cfg = match &self.project_config {
-            None => PoolConfig::from_value(config, &self.vars),
-            Some(project) => PoolConfig::from_layers(config, project, &self.vars),
-        }?;
-        let mut pool = if self.edge {
-            PoolOptions::edge()
-        } else {
-            PoolOptions::default()
-        };
-        if let Some(n) = self.max_concurrent_connects {
-            pool.max_in_flight = n.max(1);
-        }
-        if let Some(ms) = self.connect_timeout_ms {
-            pool.default_timeout_ms = ms.max(1);
-        }
-        pool.jitter_seed = (js_sys::Math::random() * 9.0e15) as u64;
-        let options = DriverOptions {
-            pool,
+        let setup = PoolSetup {
+            vars: self.vars,
+            project_config: self.project_config,
+            policy: self.policy,
             edge: self.edge,
             get_stream_in_edge: self.get_stream_in_edge,
-            ..DriverOptions::default()
+            max_concurrent_connects: self.max_concurrent_connects,
+            connect_timeout_ms: self.connect_timeout_ms,
         };
-        PoolDriver::new(host, &cfg, &self.policy, options, self.on_event)
+        let seed = (js_sys::Math::random() * 9.0e15) as u64;
+        setup.driver(host, config, seed, self.on_event)
     }
 }
 

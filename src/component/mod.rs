@@ -15,6 +15,8 @@
 pub mod auth;
 pub mod convert;
 pub mod driver;
+pub mod executor;
+pub mod pool;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -44,11 +46,13 @@ pub use bindings::wasi as wasi_imports;
 pub mod exports {
     /// `mcp-edge:client/client`.
     pub use super::bindings::exports::mcp_edge::client::client;
+    /// `mcp-edge:client/pool`.
+    pub use super::bindings::exports::mcp_edge::client::pool;
 }
 
 use exports::client::{
-    CallOptions, ConnectOptions, Error, Guest, GuestClient, Notification, Prompt, PromptResult,
-    Resource, ResourceContents, ServerInfo as WitServerInfo, Tool, ToolCall, ToolResult,
+    CallOptions, ConnectOptions, Error, GuestClient, Notification, Prompt, PromptResult, Resource,
+    ResourceContents, ServerInfo as WitServerInfo, Tool, ToolCall, ToolResult,
 };
 
 thread_local! {
@@ -71,7 +75,7 @@ fn origin_of(url: &str) -> String {
 /// The component's export type.
 pub struct Component;
 
-impl Guest for Component {
+impl exports::client::Guest for Component {
     type Client = McpClient;
 }
 

@@ -5,11 +5,14 @@
 #   2. run the library's unit tests compiled for wasm32-wasip2 (core + wasi transport) under
 #      `jco run`; build the component: cargo build --target wasm32-wasip2 --release
 #      --features component --lib;
-#   3. jco transpile it into out/ (an ES module Node imports);
+#   3. jco transpile it into out/ (an ES module Node imports); build the wasm-pack nodejs package
+#      when stale (tests/tools/build-nodejs-pkg.sh): pool.test.mjs compares the component's pool
+#      with the JS McpPool;
 #   4. start the test servers (tests/servers/start-all.sh) and the OAuth servers
 #      (tests/servers/auth/start.sh: oidc-provider and its protected servers of both eras), run
 #      node --test on wit.test.mjs (the component's world matches wit/), client.test.mjs (both eras
-#      through the WIT interface only) and auth.test.mjs (client credentials with a secret and
+#      through the WIT interface only), pool.test.mjs (the pool resource: the same export bytes as
+#      the JS McpPool, hanging and failing servers isolated) and auth.test.mjs (client credentials with a secret and
 #      ES256, DPoP, against the real provider), stop the servers (also on failure);
 #   5. print the component's size, raw and gzip -9.
 # Exit status: non-zero when the unit tests or the build fail, else node's test runner's.
@@ -52,6 +55,8 @@ log "transpiling with jco $JCO_VERSION"
 rm -rf "$here/out"
 "$here/node_modules/.bin/jco" transpile "$wasm" -o "$here/out" --name mcp-edge --quiet >&2
 printf '{"type":"module"}\n' >"$here/out/package.json"
+MCP_EDGE_NODEJS_PKG="$("$root/tests/tools/build-nodejs-pkg.sh")"
+export MCP_EDGE_NODEJS_PKG
 
 # 4. Servers and tests.
 own_run_dir=""
@@ -72,7 +77,7 @@ set -a
 set +a
 export COMPONENT_WASM="$wasm"
 status=0
-(cd "$here" && node --test wit.test.mjs client.test.mjs auth.test.mjs) || status=$?
+(cd "$here" && node --test wit.test.mjs client.test.mjs pool.test.mjs auth.test.mjs) || status=$?
 
 # 5. Size.
 raw=$(wc -c <"$wasm")
