@@ -22,7 +22,6 @@ use serde_json::Value;
 use super::auth::AuthHost;
 use super::wasi_imports::clocks::monotonic_clock;
 use super::wasi_imports::io::poll;
-use crate::proto::jsonrpc::{codes, ErrorObject};
 use crate::proto::session::{Event, ExchangeId, OpId, ProtocolError, Session, TransportFailure};
 use crate::transport::wasi::{Step, WasiExchange};
 use crate::transport::TransportError;
@@ -279,17 +278,18 @@ impl Driver {
                     }
                 }
             }
-            Event::InputRequest { input, method, .. } => {
-                // A synchronous component has no way to ask its host mid-call: refuse, as a
-                // client that does not offer the capability would (JSON-RPC 2.0 § 5.1 -32601).
-                let error = ErrorObject {
-                    code: codes::METHOD_NOT_FOUND,
-                    message: format!("this client cannot answer {method}"),
-                    data: None,
-                };
+            Event::InputRequest {
+                input,
+                method,
+                params,
+                ..
+            } => {
+                // Answered by the host (host-input), or refused when it does not answer this kind.
+                let endpoint = &self.session.config().endpoint;
+                let answer = super::input::answer(&method, &params, endpoint);
                 let now = self.now();
                 // The op may have ended meanwhile: then the input is unknown, which is fine.
-                let _ = self.session.answer_input(input, Err(error), now);
+                let _ = self.session.answer_input(input, answer, now);
             }
             Event::Auth(e) => {
                 let now = self.now();

@@ -16,6 +16,7 @@ pub mod auth;
 pub mod convert;
 pub mod driver;
 pub mod executor;
+pub mod input;
 pub mod pool;
 
 use std::cell::RefCell;
@@ -110,6 +111,7 @@ fn config(
     // Token expiry is absolute (it outlives this client in the instance's memory store).
     cfg.unix_epoch_ms = auth::unix_ms();
     let Some(o) = options else {
+        input::declare(&mut cfg.capabilities);
         return Ok((cfg, None));
     };
     cfg.headers = o
@@ -134,6 +136,7 @@ fn config(
     if let Some(text) = o.capabilities_json {
         cfg.capabilities = parse_object(&text, "capabilities-json")?;
     }
+    input::declare(&mut cfg.capabilities);
     let host = match o.auth {
         Some(a) => {
             cfg.auth = Some(auth::config(&a).map_err(|e| convert::error(&ProtocolError::Auth(e)))?);

@@ -83,6 +83,7 @@ impl PoolHost for ComponentHost {
         if let Some(info) = &self.defaults.client_info {
             cfg.client_info = info.clone();
         }
+        super::input::declare(&mut cfg.capabilities);
         if let Some(t) = self.defaults.request_timeout_ms {
             cfg.request_timeout_ms = Some(t);
         }

@@ -53,7 +53,9 @@ log "building the component"
 # 3. Transpile.
 log "transpiling with jco $JCO_VERSION"
 rm -rf "$here/out"
-"$here/node_modules/.bin/jco" transpile "$wasm" -o "$here/out" --name mcp-edge --quiet >&2
+# The host-input import is this test host's own module (host-input.mjs).
+"$here/node_modules/.bin/jco" transpile "$wasm" -o "$here/out" --name mcp-edge --quiet \
+  --map 'mcp-edge:client/host-input=../host-input.mjs' >&2
 printf '{"type":"module"}\n' >"$here/out/package.json"
 MCP_EDGE_NODEJS_PKG="$("$root/tests/tools/build-nodejs-pkg.sh")"
 export MCP_EDGE_NODEJS_PKG
@@ -77,7 +79,7 @@ set -a
 set +a
 export COMPONENT_WASM="$wasm"
 status=0
-(cd "$here" && node --test wit.test.mjs client.test.mjs pool.test.mjs auth.test.mjs) || status=$?
+(cd "$here" && node --test wit.test.mjs client.test.mjs pool.test.mjs input.test.mjs auth.test.mjs) || status=$?
 
 # 5. Size.
 raw=$(wc -c <"$wasm")
