@@ -29,6 +29,9 @@ use crate::transport::TransportError;
 /// Most notifications kept until the host takes them; the oldest go first.
 pub const MAX_QUEUED_NOTIFICATIONS: usize = 256;
 
+/// Most waits of one `read_for` (each ends with something read or the deadline).
+const MAX_READ_ROUNDS: usize = 100_000;
+
 /// Most progress events kept per operation (a server may send any number).
 pub const MAX_PROGRESS_EVENTS: usize = 1024;
 
@@ -208,6 +211,32 @@ impl Driver {
         true
     }
 
+    /// Opens the 2026-era `subscriptions/listen` stream with `filter` (2025 era: the GET stream
+    /// serves; the session completes the op at once). Its outcome is not kept.
+    pub fn listen(&mut self, filter: Value) {
+        let now = self.now();
+        self.session.listen(filter, now);
+        self.pump();
+    }
+
+    /// Reads every exchange in flight for at most `wait_ms` milliseconds, until a notification
+    /// is queued (`0`: one non-blocking pass over what already arrived).
+    pub fn read_for(&mut self, wait_ms: u64) {
+        let deadline = monotonic_clock::now().saturating_add(wait_ms.saturating_mul(1_000_000));
+        let mut polled = false;
+        for _ in 0..MAX_READ_ROUNDS {
+            self.pump();
+            let due = monotonic_clock::now() >= deadline;
+            if !self.notifications.is_empty() || (polled && due) {
+                return;
+            }
+            if !wait_all(&mut [&mut *self], Some(deadline)) {
+                return;
+            }
+            polled = true;
+        }
+    }
+
     /// Takes the queued notifications and how many were dropped since the last take.
     pub fn take_notifications(&mut self) -> (Vec<Event>, u64) {
         let dropped = std::mem::take(&mut self.dropped_notifications);
@@ -357,7 +386,7 @@ pub fn wait_all(drivers: &mut [&mut Driver], wake_at_ns: Option<u64>) -> bool {
     for d in drivers.iter_mut() {
         fired |= d.fire_due_timer(now_ns);
     }
-    if fired || wake_at_ns.is_some_and(|at| at <= now_ns) {
+    if fired {
         return true;
     }
     let ids: Vec<(usize, ExchangeId)> = drivers

@@ -137,6 +137,11 @@ fn config(
         cfg.capabilities = parse_object(&text, "capabilities-json")?;
     }
     input::declare(&mut cfg.capabilities);
+    if let Some(text) = &o.listen_json {
+        parse_object(text, "listen-json")?;
+        // 2025 era: the GET stream is the standing stream.
+        cfg.open_get_stream = true;
+    }
     let host = match o.auth {
         Some(a) => {
             cfg.auth = Some(auth::config(&a).map_err(|e| convert::error(&ProtocolError::Auth(e)))?);
@@ -196,11 +201,17 @@ impl GuestClient for McpClient {
         url: String,
         options: Option<ConnectOptions>,
     ) -> Result<exports::client::Client, Error> {
+        let listen = options.as_ref().and_then(|o| o.listen_json.clone());
         let (cfg, auth) = config(&url, options)?;
         let session = Session::new(cfg).map_err(|e| convert::error(&e))?;
         let mut driver = Driver::new(session, auth);
         let outcome = driver.run(Box::new(|s: &mut Session, now| s.connect(now)));
         outcome.result.map_err(|e| convert::error(&e))?;
+        if let Some(text) = listen {
+            if driver.session().era() == Some(Era::Modern) {
+                driver.listen(parse_object(&text, "listen-json")?);
+            }
+        }
         if let Some(era) = driver.session().era() {
             ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_of(&url), era));
         }
@@ -335,6 +346,11 @@ impl GuestClient for McpClient {
             s.request(&method, params, RequestOptions::default(), now)
         }))?;
         Ok(result.to_string())
+    }
+
+    fn poll_notifications(&self, wait_ms: u64) -> Vec<Notification> {
+        self.driver.borrow_mut().read_for(wait_ms);
+        self.take_notifications()
     }
 
     fn take_notifications(&self) -> Vec<Notification> {

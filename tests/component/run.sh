@@ -10,10 +10,13 @@
 #      with the JS McpPool;
 #   4. start the test servers (tests/servers/start-all.sh) and the OAuth servers
 #      (tests/servers/auth/start.sh: oidc-provider and its protected servers of both eras), run
-#      node --test on wit.test.mjs (the component's world matches wit/), client.test.mjs (both eras
-#      through the WIT interface only), pool.test.mjs (the pool resource: the same export bytes as
-#      the JS McpPool, hanging and failing servers isolated) and auth.test.mjs (client credentials with a secret and
-#      ES256, DPoP, against the real provider), stop the servers (also on failure);
+#      node --test, one file at a time, on wit.test.mjs (the component's world matches wit/),
+#      client.test.mjs (both eras through the WIT interface only), pool.test.mjs (the pool
+#      resource: the same export bytes as the JS McpPool, hanging and failing servers isolated),
+#      input.test.mjs (elicitation answered through host-input.mjs, both eras), stream.test.mjs
+#      (list_changed on the 2025 GET stream and 2026 subscriptions/listen) and auth.test.mjs
+#      (client credentials with a secret and ES256, DPoP, against the real provider); stop the
+#      servers (also on failure);
 #   5. print the component's size, raw and gzip -9.
 # Exit status: non-zero when the unit tests or the build fail, else node's test runner's.
 set -euo pipefail
@@ -79,7 +82,10 @@ set -a
 set +a
 export COMPONENT_WASM="$wasm"
 status=0
-(cd "$here" && node --test wit.test.mjs client.test.mjs pool.test.mjs input.test.mjs auth.test.mjs) || status=$?
+# One file at a time: stream.test.mjs adds tools to the shared Python server, which pool.test.mjs
+# must not see change between its two pools.
+(cd "$here" && node --test --test-concurrency=1 wit.test.mjs client.test.mjs pool.test.mjs input.test.mjs \
+  stream.test.mjs auth.test.mjs) || status=$?
 
 # 5. Size.
 raw=$(wc -c <"$wasm")
