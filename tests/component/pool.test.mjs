@@ -3,10 +3,12 @@
 //   PY2026_URL      Python mcp 2.3.0 server (2026-07-28)
 //   EVERYTHING_URL  @modelcontextprotocol/server-everything (2025 era)
 //   MCP_EDGE_NODEJS_PKG  the nodejs package directory (tests/tools/build-nodejs-pkg.sh)
+//   WASMTIME_EXPORTS_DIR where the wasmtime host (wasmtime-host/, run first) wrote its pool's tools
 // Both run the same pool driver; their exports must be the same bytes.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { refusedPort } from "./lib.mjs";
 
@@ -60,6 +62,15 @@ describe("pool: the component and the JS McpPool over the same two servers", () 
       assert.equal(mine, theirs, `${format} differs`);
     }
     assert.ok(JSON.parse(c.tools("mcp")).some((t) => t.name === "mcp__py__add"));
+  });
+
+  test("the same component in wasmtime exported the same bytes", () => {
+    const dir = process.env.WASMTIME_EXPORTS_DIR;
+    assert.ok(dir, "run.sh runs the wasmtime host before this file (WASMTIME_EXPORTS_DIR)");
+    for (const format of FORMATS) {
+      const theirs = JSON.stringify(js.tools({ format }));
+      assert.equal(readFileSync(`${dir}/wasmtime-tools-${format}.json`, "utf8"), theirs, `${format} differs`);
+    }
   });
 
   test("status, token estimates and instructions match", () => {
