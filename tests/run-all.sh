@@ -201,7 +201,8 @@ stage_edge() {
     bash tests/edge/run.sh
 }
 
-# The WASI component through its WIT interface in jco, against servers of both eras.
+# The WASI component through its WIT interface in two hosts (jco and wasmtime), against servers of
+# both eras: client, pool (export bytes equal to the JS McpPool's), host input, standing streams.
 stage_component() {
     bash tests/component/run.sh
 }

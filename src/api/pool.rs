@@ -14,10 +14,10 @@ use super::options::ConnectOptions;
 use crate::client::timer::Timer;
 use crate::client::{Client, ClientOptions, Notice, NotificationReader};
 use crate::pool::driver::{
-    CallOutcome, ClientSignal, DriverEvent, DriverOptions, EventFn, LocalFuture, PoolClient,
-    PoolDriver, PoolHost, ServerTarget,
+    CallOutcome, ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost,
+    PoolSetup, ServerTarget,
 };
-use crate::pool::{OutboundGate, Policy, PoolConfig, PoolError, PoolOptions, PoolStatus, Vars};
+use crate::pool::{OutboundGate, Policy, PoolError, PoolStatus, Vars};
 use crate::proto::session::{
     Event, ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig,
 };
@@ -401,32 +401,19 @@ impl McpPoolOptions {
         host: H,
         config: &Value,
     ) -> Result<PoolDriver<H>, PoolError> {
-        let cfg = match &self.project_config {
-            None => PoolConfig::from_value(config, &self.vars),
-            Some(project) => {
-                PoolConfig::from_layers(config, project, &self.approved_project_servers, &self.vars)
-            }
-        }?;
-        let mut pool = if self.edge {
-            PoolOptions::edge()
-        } else {
-            PoolOptions::default()
-        };
-        if let Some(n) = self.max_concurrent_connects {
-            pool.max_in_flight = n.max(1);
-        }
-        if let Some(ms) = self.connect_timeout_ms {
-            pool.default_timeout_ms = ms.max(1);
-        }
-        pool.jitter_seed = (js_sys::Math::random() * 9.0e15) as u64;
-        let options = DriverOptions {
-            pool,
+        let setup = PoolSetup {
+            vars: self.vars,
+            project_config: self.project_config,
+            policy: self.policy,
             edge: self.edge,
             get_stream_in_edge: self.get_stream_in_edge,
+            max_concurrent_connects: self.max_concurrent_connects,
+            connect_timeout_ms: self.connect_timeout_ms,
+            approved_project_servers: self.approved_project_servers,
             pins: self.pins,
-            ..DriverOptions::default()
         };
-        PoolDriver::new(host, &cfg, &self.policy, options, self.on_event)
+        let seed = (js_sys::Math::random() * 9.0e15) as u64;
+        setup.driver(host, config, seed, self.on_event)
     }
 }
 

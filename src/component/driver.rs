@@ -22,13 +22,15 @@ use serde_json::Value;
 use super::auth::AuthHost;
 use super::wasi_imports::clocks::monotonic_clock;
 use super::wasi_imports::io::poll;
-use crate::proto::jsonrpc::{codes, ErrorObject};
 use crate::proto::session::{Event, ExchangeId, OpId, ProtocolError, Session, TransportFailure};
 use crate::transport::wasi::{Step, WasiExchange};
 use crate::transport::TransportError;
 
 /// Most notifications kept until the host takes them; the oldest go first.
 pub const MAX_QUEUED_NOTIFICATIONS: usize = 256;
+
+/// Most waits of one `read_for` (each ends with something read or the deadline).
+const MAX_READ_ROUNDS: usize = 100_000;
 
 /// Most progress events kept per operation (a server may send any number).
 pub const MAX_PROGRESS_EVENTS: usize = 1024;
@@ -96,6 +98,11 @@ impl Driver {
         &self.session
     }
 
+    /// The session, to change settings of later requests.
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
     /// Starts an operation with `start` and runs until it completes.
     pub fn run(&mut self, start: StartFn) -> Outcome {
         let mut outcomes = self.run_all(vec![start]);
@@ -109,13 +116,7 @@ impl Driver {
     /// Starts every operation, then runs until all of them complete. Outcomes are in the order
     /// of `starts`.
     pub fn run_all(&mut self, starts: Vec<StartFn>) -> Vec<Outcome> {
-        let mut ops = Vec::with_capacity(starts.len());
-        for start in starts {
-            let now = self.now();
-            let op = start(&mut self.session, now);
-            self.watched.insert(op, Vec::new());
-            ops.push(op);
-        }
+        let ops: Vec<OpId> = starts.into_iter().map(|s| self.start(s)).collect();
         let mut waiting: HashSet<OpId> = ops.iter().copied().collect();
         loop {
             self.pump();
@@ -123,22 +124,10 @@ impl Driver {
             if waiting.is_empty() {
                 break;
             }
-            if !self.wait() {
+            if !wait_all(&mut [&mut *self], None) {
                 // Nothing in flight and no timer: the session can make no more progress.
-                let at_ms = self.now();
                 for op in waiting.drain() {
-                    let progress = self.watched.remove(&op).unwrap_or_default();
-                    let result = Err(ProtocolError::Network(
-                        "no exchange in flight and no timer pending for this operation".into(),
-                    ));
-                    self.done.insert(
-                        op,
-                        Outcome {
-                            result,
-                            progress,
-                            at_ms,
-                        },
-                    );
+                    self.give_up(op);
                 }
                 break;
             }
@@ -153,6 +142,99 @@ impl Driver {
                 })
             })
             .collect()
+    }
+
+    /// Starts an operation with `start` and watches it (its outcome waits in
+    /// [`Driver::take_outcome`]); sends what it needs at once.
+    pub fn start(&mut self, start: StartFn) -> OpId {
+        let now = self.now();
+        let op = start(&mut self.session, now);
+        self.watched.insert(op, Vec::new());
+        self.pump();
+        op
+    }
+
+    /// The outcome of a watched operation, once it completed.
+    pub fn take_outcome(&mut self, op: OpId) -> Option<Outcome> {
+        self.done.remove(&op)
+    }
+
+    /// Stops watching `op` (its waiter is gone): a later outcome is not kept.
+    pub fn forget(&mut self, op: OpId) {
+        self.watched.remove(&op);
+        self.done.remove(&op);
+    }
+
+    /// Whether anything is in flight or a timer is armed (a wait can make progress).
+    pub fn is_busy(&self) -> bool {
+        !self.exchanges.is_empty() || self.session.poll_timeout().is_some()
+    }
+
+    /// Ends a watched operation that can make no more progress with a `Network` error.
+    fn give_up(&mut self, op: OpId) {
+        let result = Err(ProtocolError::Network(
+            "no exchange in flight and no timer pending for this operation".into(),
+        ));
+        self.complete(op, result);
+    }
+
+    /// Records the outcome of a watched operation (an unwatched one is not kept).
+    fn complete(&mut self, op: OpId, result: Result<Value, ProtocolError>) {
+        if let Some(progress) = self.watched.remove(&op) {
+            let at_ms = self.now();
+            self.done.insert(
+                op,
+                Outcome {
+                    result,
+                    progress,
+                    at_ms,
+                },
+            );
+        }
+    }
+
+    /// The session's next deadline on the monotonic clock, in nanoseconds.
+    fn deadline_ns(&self) -> Option<u64> {
+        self.session
+            .poll_timeout()
+            .map(|at| self.epoch_ns.saturating_add(at.saturating_mul(1_000_000)))
+    }
+
+    /// Feeds the session its timeout when its deadline passed; returns whether it did.
+    fn fire_due_timer(&mut self, now_ns: u64) -> bool {
+        if self.deadline_ns().is_none_or(|at| at > now_ns) {
+            return false;
+        }
+        let now = self.now();
+        self.session.handle_timeout(now);
+        self.pump();
+        true
+    }
+
+    /// Opens the 2026-era `subscriptions/listen` stream with `filter` (2025 era: the GET stream
+    /// serves; the session completes the op at once). Its outcome is not kept.
+    pub fn listen(&mut self, filter: Value) {
+        let now = self.now();
+        self.session.listen(filter, now);
+        self.pump();
+    }
+
+    /// Reads every exchange in flight for at most `wait_ms` milliseconds, until a notification
+    /// is queued (`0`: one non-blocking pass over what already arrived).
+    pub fn read_for(&mut self, wait_ms: u64) {
+        let deadline = monotonic_clock::now().saturating_add(wait_ms.saturating_mul(1_000_000));
+        let mut polled = false;
+        for _ in 0..MAX_READ_ROUNDS {
+            self.pump();
+            let due = monotonic_clock::now() >= deadline;
+            if !self.notifications.is_empty() || (polled && due) {
+                return;
+            }
+            if !wait_all(&mut [&mut *self], Some(deadline)) {
+                return;
+            }
+            polled = true;
+        }
     }
 
     /// Takes the queued notifications and how many were dropped since the last take.
@@ -206,19 +288,7 @@ impl Driver {
 
     fn dispatch(&mut self, event: Event) {
         match event {
-            Event::Completed { op, result } => {
-                if let Some(progress) = self.watched.remove(&op) {
-                    let at_ms = self.now();
-                    self.done.insert(
-                        op,
-                        Outcome {
-                            result,
-                            progress,
-                            at_ms,
-                        },
-                    );
-                }
-            }
+            Event::Completed { op, result } => self.complete(op, result),
             Event::Progress {
                 op,
                 progress,
@@ -237,17 +307,18 @@ impl Driver {
                     }
                 }
             }
-            Event::InputRequest { input, method, .. } => {
-                // A synchronous component has no way to ask its host mid-call: refuse, as a
-                // client that does not offer the capability would (JSON-RPC 2.0 § 5.1 -32601).
-                let error = ErrorObject {
-                    code: codes::METHOD_NOT_FOUND,
-                    message: format!("this client cannot answer {method}"),
-                    data: None,
-                };
+            Event::InputRequest {
+                input,
+                method,
+                params,
+                ..
+            } => {
+                // Answered by the host (host-input), or refused when it does not answer this kind.
+                let endpoint = &self.session.config().endpoint;
+                let answer = super::input::answer(&method, &params, endpoint);
                 let now = self.now();
                 // The op may have ended meanwhile: then the input is unknown, which is fine.
-                let _ = self.session.answer_input(input, Err(error), now);
+                let _ = self.session.answer_input(input, answer, now);
             }
             Event::Auth(e) => {
                 let now = self.now();
@@ -264,6 +335,11 @@ impl Driver {
         }
     }
 
+    /// Keeps a notification for the host, as one the session raised.
+    pub fn notify(&mut self, event: Event) {
+        self.queue(event);
+    }
+
     /// Keeps a notification for the host (the oldest goes when the queue is full).
     fn queue(&mut self, event: Event) {
         if self.notifications.len() >= MAX_QUEUED_NOTIFICATIONS {
@@ -271,51 +347,6 @@ impl Driver {
             self.dropped_notifications += 1;
         }
         self.notifications.push_back(event);
-    }
-
-    /// Waits until an exchange is ready or the next timer is due, and feeds what happened to the
-    /// session. Returns `false` when there is nothing to wait for.
-    fn wait(&mut self) -> bool {
-        let deadline = self.session.poll_timeout();
-        let now = self.now();
-        if deadline.is_some_and(|at| at <= now) {
-            self.session.handle_timeout(now);
-            return true;
-        }
-        let ids: Vec<ExchangeId> = self
-            .exchanges
-            .iter()
-            .filter(|(_, ex)| ex.pollable().is_some())
-            .map(|(id, _)| *id)
-            .collect();
-        let timer = deadline.map(|at| {
-            let when = self.epoch_ns.saturating_add(at.saturating_mul(1_000_000));
-            monotonic_clock::subscribe_instant(when)
-        });
-        if ids.is_empty() && timer.is_none() {
-            return false;
-        }
-        let ready: Vec<u32> = {
-            let mut list: Vec<&poll::Pollable> = ids
-                .iter()
-                .filter_map(|id| self.exchanges.get(id).and_then(WasiExchange::pollable))
-                .collect();
-            if let Some(t) = &timer {
-                list.push(t);
-            }
-            poll::poll(&list)
-        };
-        drop(timer);
-        for index in ready {
-            match ids.get(index as usize) {
-                Some(id) => self.drain_exchange(*id),
-                None => {
-                    let now = self.now();
-                    self.session.handle_timeout(now);
-                }
-            }
-        }
-        true
     }
 
     /// Feeds everything an exchange has ready, chunk by chunk, pumping after each so that
@@ -343,6 +374,72 @@ impl Driver {
             self.pump();
         }
     }
+}
+
+/// Waits until an exchange of any of `drivers` is ready, a session's next timer is due or
+/// `wake_at_ns` (a monotonic instant) passed, whichever comes first, and feeds what happened to
+/// the sessions: one `wasi:io/poll` over every driver's exchanges and the earliest deadline.
+/// Returns `false` when there is nothing to wait for.
+pub fn wait_all(drivers: &mut [&mut Driver], wake_at_ns: Option<u64>) -> bool {
+    let now_ns = monotonic_clock::now();
+    let mut fired = false;
+    for d in drivers.iter_mut() {
+        fired |= d.fire_due_timer(now_ns);
+    }
+    if fired {
+        return true;
+    }
+    let ids: Vec<(usize, ExchangeId)> = drivers
+        .iter()
+        .enumerate()
+        .flat_map(|(i, d)| {
+            d.exchanges
+                .iter()
+                .filter(|(_, ex)| ex.pollable().is_some())
+                .map(move |(id, _)| (i, *id))
+        })
+        .collect();
+    let deadline = drivers
+        .iter()
+        .filter_map(|d| d.deadline_ns())
+        .chain(wake_at_ns)
+        .min();
+    if ids.is_empty() && deadline.is_none() {
+        return false;
+    }
+    let timer = deadline.map(monotonic_clock::subscribe_instant);
+    let ready: Vec<u32> = {
+        let mut list: Vec<&poll::Pollable> = ids
+            .iter()
+            .filter_map(|(i, id)| {
+                drivers
+                    .get(*i)
+                    .and_then(|d| d.exchanges.get(id))
+                    .and_then(WasiExchange::pollable)
+            })
+            .collect();
+        if let Some(t) = &timer {
+            list.push(t);
+        }
+        poll::poll(&list)
+    };
+    drop(timer);
+    for index in ready {
+        match ids.get(index as usize) {
+            Some((i, id)) => {
+                if let Some(d) = drivers.get_mut(*i) {
+                    d.drain_exchange(*id);
+                }
+            }
+            None => {
+                let now_ns = monotonic_clock::now();
+                for d in drivers.iter_mut() {
+                    d.fire_due_timer(now_ns);
+                }
+            }
+        }
+    }
+    true
 }
 
 /// What the session is told when the transport fails: a broken body after the head is

@@ -15,6 +15,9 @@
 pub mod auth;
 pub mod convert;
 pub mod driver;
+pub mod executor;
+pub mod input;
+pub mod pool;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -44,11 +47,13 @@ pub use bindings::wasi as wasi_imports;
 pub mod exports {
     /// `mcp-edge:client/client`.
     pub use super::bindings::exports::mcp_edge::client::client;
+    /// `mcp-edge:client/pool`.
+    pub use super::bindings::exports::mcp_edge::client::pool;
 }
 
 use exports::client::{
-    CallOptions, ConnectOptions, Error, Guest, GuestClient, Notification, Prompt, PromptResult,
-    Resource, ResourceContents, ServerInfo as WitServerInfo, Tool, ToolCall, ToolResult,
+    CallOptions, ConnectOptions, Error, GuestClient, Notification, Prompt, PromptResult, Resource,
+    ResourceContents, ServerInfo as WitServerInfo, Tool, ToolCall, ToolResult,
 };
 
 thread_local! {
@@ -71,7 +76,7 @@ fn origin_of(url: &str) -> String {
 /// The component's export type.
 pub struct Component;
 
-impl Guest for Component {
+impl exports::client::Guest for Component {
     type Client = McpClient;
 }
 
@@ -106,6 +111,7 @@ fn config(
     // Token expiry is absolute (it outlives this client in the instance's memory store).
     cfg.unix_epoch_ms = auth::unix_ms();
     let Some(o) = options else {
+        input::declare(&mut cfg.capabilities);
         return Ok((cfg, None));
     };
     cfg.headers = o
@@ -129,6 +135,12 @@ fn config(
     }
     if let Some(text) = o.capabilities_json {
         cfg.capabilities = parse_object(&text, "capabilities-json")?;
+    }
+    input::declare(&mut cfg.capabilities);
+    if let Some(text) = &o.listen_json {
+        parse_object(text, "listen-json")?;
+        // 2025 era: the GET stream is the standing stream.
+        cfg.open_get_stream = true;
     }
     let host = match o.auth {
         Some(a) => {
@@ -189,11 +201,17 @@ impl GuestClient for McpClient {
         url: String,
         options: Option<ConnectOptions>,
     ) -> Result<exports::client::Client, Error> {
+        let listen = options.as_ref().and_then(|o| o.listen_json.clone());
         let (cfg, auth) = config(&url, options)?;
         let session = Session::new(cfg).map_err(|e| convert::error(&e))?;
         let mut driver = Driver::new(session, auth);
         let outcome = driver.run(Box::new(|s: &mut Session, now| s.connect(now)));
         outcome.result.map_err(|e| convert::error(&e))?;
+        if let Some(text) = listen {
+            if driver.session().era() == Some(Era::Modern) {
+                driver.listen(parse_object(&text, "listen-json")?);
+            }
+        }
         if let Some(era) = driver.session().era() {
             ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_of(&url), era));
         }
@@ -328,6 +346,11 @@ impl GuestClient for McpClient {
             s.request(&method, params, RequestOptions::default(), now)
         }))?;
         Ok(result.to_string())
+    }
+
+    fn poll_notifications(&self, wait_ms: u64) -> Vec<Notification> {
+        self.driver.borrow_mut().read_for(wait_ms);
+        self.take_notifications()
     }
 
     fn take_notifications(&self) -> Vec<Notification> {

@@ -11,7 +11,7 @@ use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, to_js}
 use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
 use crate::client::ClientOptions;
 use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
-use crate::pool::{Policy, PoolDriver, PoolError, PoolEvent, Vars};
+use crate::pool::{Policy, PoolDriver, PoolError, Vars};
 use crate::proto::session::{ListKind, SessionConfig};
 use crate::tools::ExportFormat;
 
@@ -83,47 +83,6 @@ fn pool_error_to_js(e: &PoolError) -> JsValue {
     }
 }
 
-/// The `onEvent` payload of a driver event.
-fn event_to_js(e: &DriverEvent) -> Value {
-    match e {
-        DriverEvent::AttemptAborted { server } => {
-            json!({"type": "attemptAborted", "server": server})
-        }
-        DriverEvent::Pool(PoolEvent::StateChanged {
-            server,
-            from,
-            to,
-            error,
-        }) => {
-            let error = error
-                .as_ref()
-                .map(|e| json!({"code": e.code(), "message": e.to_string()}));
-            json!({"type": "state", "server": server, "from": from.as_str(), "to": to.as_str(), "error": error})
-        }
-        DriverEvent::Pool(PoolEvent::ProjectEntryIgnored { server }) => {
-            json!({"type": "projectEntryIgnored", "server": server})
-        }
-        DriverEvent::Pool(PoolEvent::ToolCount { server, count }) => {
-            json!({"type": "toolCount", "server": server, "count": count})
-        }
-        // {type: "toolChanged", name, server, tool, pinned, current} | {type: "toolRejected",
-        // server, error} | {type: "toolsChanged"}
-        DriverEvent::Tool(t) => serde_json::to_value(t).unwrap_or(Value::Null),
-        DriverEvent::ListChanged {
-            server,
-            list,
-            count,
-        } => {
-            let list = match list {
-                ListKind::Tools => "tools",
-                ListKind::Prompts => "prompts",
-                _ => "resources",
-            };
-            json!({"type": "listChanged", "server": server, "list": list, "count": count})
-        }
-    }
-}
-
 #[wasm_bindgen]
 impl McpPool {
     /// A pool over an `{mcpServers: {...}}` document; see the TypeScript declarations.
@@ -173,7 +132,7 @@ impl McpPool {
         }
         let listener: Option<EventFn> = get_fn(&options, "onEvent")?.map(|f| {
             let l: EventFn = std::rc::Rc::new(move |e: &DriverEvent| {
-                let _ = f.call1(&JsValue::NULL, &to_js(&event_to_js(e)));
+                let _ = f.call1(&JsValue::NULL, &to_js(&e.to_json()));
             });
             l
         });

@@ -5,8 +5,7 @@
 // run.sh builds, transpiles, starts the servers and sets these variables.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { witError } from "./lib.mjs";
-import { createServer } from "node:net";
+import { refusedPort, witError } from "./lib.mjs";
 
 const out = process.env.COMPONENT_JS ?? new URL("./out/mcp-edge.js", import.meta.url).href;
 const { client } = await import(out);
@@ -17,14 +16,6 @@ const EVERYTHING_URL = process.env.EVERYTHING_URL;
 assert.ok(PY2026_URL && EVERYTHING_URL, "run tests/component/run.sh (server URLs missing)");
 
 
-/** A loopback port nothing listens on: bind one, then free it. */
-async function refusedPort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Asserts progress arrived incrementally: numbered 1..steps, in order, the first one before
  * the result (a buffered body would deliver every event together with the result). */

@@ -68,7 +68,18 @@ test("jco wit: no import beyond the declared ones, their dependencies and std's 
   assert.deepEqual(extra, []);
 });
 
-test("the exported interface equals wit/client.wit, type by type", async () => {
+test("the world's documentation names every import the component has", () => {
+  // The doc comment block right above `world mcp-client`.
+  const lines = witSource.slice(0, witSource.search(/world\s+mcp-client\s*\{/)).split("\n");
+  const doc = [];
+  for (let i = lines.length - 2; i >= 0 && lines[i].trim().startsWith("///"); i--) doc.unshift(lines[i]);
+  const text = doc.join("\n");
+  for (const item of built.imports) {
+    assert.ok(text.includes("`" + unversioned(item) + "`"), `${item} is not in the world's documentation`);
+  }
+});
+
+test("the interfaces equal wit/client.wit, type by type", async () => {
   // jco 1.35's bundled preview2-shim starts with no preopened directory, so `jco types <dir>`
   // cannot read any path; open the root for the type generator's own shim instance first.
   // Resolve the shim the way Node does from jco-transpile's files: its own node_modules first.
@@ -81,10 +92,6 @@ test("the exported interface equals wit/client.wit, type by type", async () => {
   _setPreopens({ "/": "/" });
   const { generateHostTypes } = await import("@bytecodealliance/jco-transpile");
   const files = await generateHostTypes(witDir, { worldName: "mcp-client", name: "mcp-edge" });
-  const key = Object.keys(files).find((k) => k.endsWith("interfaces/mcp-edge-client-client.d.ts"));
-  assert.ok(key, `no client interface among ${Object.keys(files)}`);
-  const fromWit = Buffer.from(files[key]).toString("utf8");
-  const fromComponent = readFileSync(join(here, "out/interfaces/mcp-edge-client-client.d.ts"), "utf8");
   // The component carries no doc comments (wit-bindgen does not embed them): compare the code.
   const code = (ts) =>
     ts
@@ -93,6 +100,16 @@ test("the exported interface equals wit/client.wit, type by type", async () => {
       .map((line) => line.trimEnd())
       .filter((line) => line.trim() !== "")
       .join("\n");
-  assert.ok(code(fromWit).includes("export class Client"), "the declarations name the resource");
-  assert.equal(code(fromComponent), code(fromWit));
+  for (const iface of ["client", "pool", "host-input"]) {
+    const file = `interfaces/mcp-edge-client-${iface}.d.ts`;
+    const key = Object.keys(files).find((k) => k.endsWith(file));
+    assert.ok(key, `no ${iface} interface among ${Object.keys(files)}`);
+    const fromWit = Buffer.from(files[key]).toString("utf8");
+    const fromComponent = readFileSync(join(here, "out", file), "utf8");
+    assert.equal(code(fromComponent), code(fromWit), iface);
+    if (iface !== "host-input") {
+      const resource = iface === "client" ? "Client" : "Pool";
+      assert.ok(code(fromWit).includes(`export class ${resource}`), `${iface} declares its resource`);
+    }
+  }
 });

@@ -23,6 +23,7 @@
 //! Events leave the driver only through the listener given to [`PoolDriver::new`].
 
 pub mod host;
+mod setup;
 mod timer;
 
 use std::cell::RefCell;
@@ -35,6 +36,7 @@ use std::task::{Context, Poll, Waker};
 use serde_json::{json, Value};
 
 pub use host::{ClientSignal, LocalFuture, PoolClient, PoolHost, ServerTarget};
+pub use setup::PoolSetup;
 
 use super::{
     Attempt, BreakerConfig, BreakerSet, ConnectInfo, OutboundGate, Policy, PoolConfig, PoolCore,

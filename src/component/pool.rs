@@ -1,0 +1,470 @@
+//! The `mcp-edge:client/pool` interface: the target-neutral [`PoolDriver`] (the one the JS and
+//! Rust `McpPool` run) on a component host: clients are [`Driver`]s over `wasi:http`, tasks and
+//! sleeps run on the component's [`executor`](super::executor), and every export drives them
+//! until its future completes.
+//!
+//! ```text
+//!   pool.connect-all ─► block_on(PoolDriver::connect_all)
+//!                          ├─ host.connect ─► Driver (registered) ─► OpFuture(connect)
+//!                          ├─ client.list_tools ─► OpFuture(list_all)
+//!                          └─ host.sleep (pool deadlines, backoff) ─► executor sleeps
+//!   executor wait ─► one wasi:io/poll over every client's exchanges, timers and sleeps
+//! ```
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+
+use serde_json::{json, Value};
+
+use super::auth::{self, AuthHost};
+use super::driver::Driver;
+use super::executor::{self, block_on, OpFuture};
+use super::exports::client::Error;
+use super::exports::pool::{
+    ExportFormat as WitFormat, Guest, GuestPool, InstructionsDelta, PoolCallOptions, PoolOptions,
+};
+use super::{convert, parse_object, seed, wasi_imports::clocks::monotonic_clock, Component};
+use crate::pool::driver::{
+    ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost, PoolSetup,
+    ServerTarget,
+};
+use crate::pool::{OutboundGate, Policy, PoolError, Vars};
+use crate::proto::auth::AuthConfig;
+use crate::proto::session::{
+    Event, ListKind, ProtocolError, RequestOptions, ServerInfo, Session, SessionConfig,
+};
+use crate::tools::output::OutputSchemas;
+use crate::tools::ExportFormat;
+
+/// Most pool events kept until the host takes them; the oldest go first.
+pub const MAX_QUEUED_EVENTS: usize = 256;
+
+/// The defaults every server of a pool starts from.
+#[derive(Debug, Clone, Default)]
+struct ClientDefaults {
+    client_info: Option<Value>,
+    request_timeout_ms: Option<u64>,
+}
+
+/// The pool host of the component: `wasi:http` clients, the executor's tasks and sleeps.
+pub struct ComponentHost {
+    epoch_ns: u64,
+    defaults: ClientDefaults,
+}
+
+impl PoolHost for ComponentHost {
+    type Client = ComponentClient;
+
+    fn now(&self) -> u64 {
+        monotonic_clock::now().saturating_sub(self.epoch_ns) / 1_000_000
+    }
+
+    fn spawn(&self, task: LocalFuture<()>) {
+        executor::spawn(task);
+    }
+
+    fn sleep(&self, ms: u64) -> LocalFuture<()> {
+        executor::sleep(ms)
+    }
+
+    fn session_config(
+        &self,
+        url: &str,
+        target: &ServerTarget<'_>,
+    ) -> Result<SessionConfig, PoolError> {
+        let mut cfg = SessionConfig::new(url);
+        // A component reads nothing between calls: the 2025-era GET stream would only pile up.
+        cfg.open_get_stream = false;
+        cfg.jitter_seed = seed();
+        cfg.unix_epoch_ms = auth::unix_ms();
+        if let Some(info) = &self.defaults.client_info {
+            cfg.client_info = info.clone();
+        }
+        super::input::declare(&mut cfg.capabilities);
+        if let Some(t) = self.defaults.request_timeout_ms {
+            cfg.request_timeout_ms = Some(t);
+        }
+        if let Some(a) = target.auth {
+            cfg.auth = Some(AuthConfig::from_json(a).map_err(|e| {
+                PoolError::InvalidOption(format!("server {:?}: auth: {e}", target.name))
+            })?);
+        }
+        Ok(cfg)
+    }
+
+    fn connect(
+        &self,
+        target: &ServerTarget<'_>,
+        session: SessionConfig,
+        _gate: Option<OutboundGate>,
+    ) -> LocalFuture<Result<(ComponentClient, ServerInfo), PoolError>> {
+        // `private_key_jwt`: the key is in the entry's `auth.privateKeyPem`.
+        let key = target
+            .auth
+            .and_then(|a| a.get("privateKeyPem"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let auth = session.auth.is_some().then(|| AuthHost::new(key));
+        Box::pin(async move {
+            let session = Session::new(session)?;
+            let driver = Rc::new(RefCell::new(Driver::new(session, auth)));
+            executor::register(&driver);
+            let outcome =
+                OpFuture::start(&driver, Box::new(|s: &mut Session, now| s.connect(now))).await;
+            outcome.result?;
+            let info = driver
+                .borrow()
+                .session()
+                .server_info()
+                .cloned()
+                .ok_or(PoolError::Protocol(ProtocolError::NotConnected))?;
+            let client = ComponentClient {
+                driver,
+                outputs: Rc::new(RefCell::new(None)),
+            };
+            Ok((client, info))
+        })
+    }
+}
+
+/// A pool member: one session's driver and its tools' output schemas.
+#[derive(Clone)]
+pub struct ComponentClient {
+    driver: Rc<RefCell<Driver>>,
+    outputs: Rc<RefCell<Option<OutputSchemas>>>,
+}
+
+impl ComponentClient {
+    async fn list_tools(&self) -> Result<Value, ProtocolError> {
+        let v = OpFuture::start(
+            &self.driver,
+            Box::new(|s: &mut Session, now| {
+                s.list_all(ListKind::Tools, RequestOptions::default(), now)
+            }),
+        )
+        .await
+        .result?;
+        let tools = v
+            .get("tools")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let errors = self
+            .outputs
+            .borrow_mut()
+            .get_or_insert_with(Default::default)
+            .update(&tools);
+        for (tool, e) in errors {
+            let message = format!(
+                "the outputSchema of {tool:?} does not compile ({e}); its results are not checked"
+            );
+            self.driver
+                .borrow_mut()
+                .notify(Event::Diagnostic { message });
+        }
+        Ok(v)
+    }
+
+    async fn call_tool(
+        &self,
+        tool: String,
+        arguments: Value,
+        timeout_ms: Option<u64>,
+    ) -> Result<Value, ProtocolError> {
+        if self.outputs.borrow().is_none() {
+            self.list_tools().await?;
+        }
+        let params = json!({"name": tool, "arguments": arguments});
+        let opts = RequestOptions {
+            timeout_ms,
+            ..RequestOptions::default()
+        };
+        let v = OpFuture::start(
+            &self.driver,
+            Box::new(move |s: &mut Session, now| s.request("tools/call", params, opts, now)),
+        )
+        .await
+        .result?;
+        if let Some(o) = &*self.outputs.borrow() {
+            o.check(&tool, &v)?;
+        }
+        Ok(v)
+    }
+}
+
+impl PoolClient for ComponentClient {
+    /// The call's inactivity limit in milliseconds.
+    type CallOptions = Option<u64>;
+
+    fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>> {
+        let c = self.clone();
+        if kind == ListKind::Tools {
+            return Box::pin(async move { c.list_tools().await });
+        }
+        Box::pin(async move {
+            OpFuture::start(
+                &c.driver,
+                Box::new(move |s: &mut Session, now| {
+                    s.list_all(kind, RequestOptions::default(), now)
+                }),
+            )
+            .await
+            .result
+        })
+    }
+
+    fn probe(&self, timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>> {
+        let driver = self.driver.clone();
+        Box::pin(async move {
+            let opts = RequestOptions {
+                timeout_ms: Some(timeout_ms),
+                ..RequestOptions::default()
+            };
+            let outcome = OpFuture::start(
+                &driver,
+                Box::new(move |s: &mut Session, now| s.request("ping", json!({}), opts, now)),
+            )
+            .await;
+            match outcome.result {
+                Ok(_) | Err(ProtocolError::Rpc { .. }) => Ok(()),
+                Err(ProtocolError::HttpStatus { status, .. }) if status < 500 => Ok(()),
+                Err(e) => Err(e),
+            }
+        })
+    }
+
+    fn is_connected(&self) -> bool {
+        self.driver.borrow().session().is_connected()
+    }
+
+    /// Pool members of the component keep no standing stream (work moves only while an export
+    /// runs; see the README's table): the stream never ends, so it never marks the server.
+    fn listen(&self, _filter: Value) -> LocalFuture<Result<Value, ProtocolError>> {
+        Box::pin(std::future::pending())
+    }
+
+    /// No signals between calls for the same reason; a lost session shows on the next call.
+    fn next_signal(&self) -> LocalFuture<Option<ClientSignal>> {
+        Box::pin(std::future::pending())
+    }
+
+    fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>) {
+        self.driver
+            .borrow_mut()
+            .session_mut()
+            .set_timeouts(request_ms, max_total_ms);
+    }
+
+    fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Value,
+        options: Option<u64>,
+    ) -> LocalFuture<Result<Value, ProtocolError>> {
+        let c = self.clone();
+        let tool = tool.to_string();
+        Box::pin(async move { c.call_tool(tool, arguments, options).await })
+    }
+
+    fn close(&self) -> LocalFuture<()> {
+        let driver = self.driver.clone();
+        Box::pin(async move {
+            if driver.borrow().session().is_closed() {
+                return;
+            }
+            let _ = OpFuture::start(&driver, Box::new(|s: &mut Session, now| s.close(now))).await;
+        })
+    }
+}
+
+/// Whichever of two futures completes first.
+struct First<A, B> {
+    a: A,
+    b: B,
+}
+
+impl<T, A: Future<Output = T> + Unpin, B: Future<Output = T> + Unpin> Future for First<A, B> {
+    type Output = T;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<T> {
+        if let Poll::Ready(v) = Pin::new(&mut self.a).poll(cx) {
+            return Poll::Ready(v);
+        }
+        Pin::new(&mut self.b).poll(cx)
+    }
+}
+
+fn pool_error(e: &PoolError) -> Error {
+    match e {
+        PoolError::Protocol(p) => convert::error(p),
+        other => {
+            let mut error = convert::config_error(other.to_string());
+            error.code = other.code().to_string();
+            error
+        }
+    }
+}
+
+fn format(f: WitFormat) -> ExportFormat {
+    match f {
+        WitFormat::Openai => ExportFormat::OpenAi,
+        WitFormat::OpenaiResponses => ExportFormat::OpenAiResponses,
+        WitFormat::Anthropic => ExportFormat::Anthropic,
+        WitFormat::Mcp => ExportFormat::Mcp,
+    }
+}
+
+/// The `pool` resource.
+pub struct McpPool {
+    driver: PoolDriver<ComponentHost>,
+    events: Rc<RefCell<VecDeque<String>>>,
+}
+
+fn setup(options: Option<PoolOptions>) -> Result<(PoolSetup, ClientDefaults), Error> {
+    let mut s = PoolSetup::default();
+    let mut d = ClientDefaults::default();
+    let Some(o) = options else {
+        return Ok((s, d));
+    };
+    s.vars = o.vars.unwrap_or_default().into_iter().collect::<Vars>();
+    if let Some(text) = o.project_config_json {
+        s.project_config = Some(parse_object(&text, "project-config-json")?);
+    }
+    if let Some(text) = o.policy_json {
+        let v = parse_object(&text, "policy-json")?;
+        s.policy = Policy::from_value(&v).map_err(|e| pool_error(&e))?;
+    }
+    s.max_concurrent_connects = o.max_concurrent_connects.map(|n| n as usize);
+    s.connect_timeout_ms = o.connect_timeout_ms;
+    if let Some(text) = o.client_info_json {
+        d.client_info = Some(parse_object(&text, "client-info-json")?);
+    }
+    d.request_timeout_ms = o.request_timeout_ms;
+    Ok((s, d))
+}
+
+impl Guest for Component {
+    type Pool = McpPool;
+}
+
+impl GuestPool for McpPool {
+    fn create(
+        config_json: String,
+        options: Option<PoolOptions>,
+    ) -> Result<super::exports::pool::Pool, Error> {
+        let config = parse_object(&config_json, "config-json")?;
+        let (setup, defaults) = setup(options)?;
+        let events: Rc<RefCell<VecDeque<String>>> = Rc::default();
+        let queue = events.clone();
+        let listener: EventFn = Rc::new(move |e: &DriverEvent| {
+            let mut q = queue.borrow_mut();
+            if q.len() >= MAX_QUEUED_EVENTS {
+                q.pop_front();
+            }
+            q.push_back(e.to_json().to_string());
+        });
+        let host = ComponentHost {
+            epoch_ns: monotonic_clock::now(),
+            defaults,
+        };
+        let driver = setup
+            .driver(host, &config, seed(), Some(listener))
+            .map_err(|e| pool_error(&e))?;
+        Ok(super::exports::pool::Pool::new(McpPool { driver, events }))
+    }
+
+    fn connect_all(&self) -> String {
+        let _ = block_on(self.driver.connect_all());
+        self.status()
+    }
+
+    fn settle(&self, ms: u64) -> String {
+        let settled: LocalFuture<()> = {
+            let d = self.driver.clone();
+            Box::pin(async move {
+                d.connect_all().await;
+            })
+        };
+        let _ = block_on(First {
+            a: settled,
+            b: executor::sleep(ms),
+        });
+        self.status()
+    }
+
+    fn status(&self) -> String {
+        serde_json::to_string(&self.driver.status()).unwrap_or_else(|_| "{}".into())
+    }
+
+    fn tools(&self, f: WitFormat) -> String {
+        Value::Array(self.driver.tools(format(f))).to_string()
+    }
+
+    fn token_estimates(&self, f: WitFormat) -> Vec<(String, u64)> {
+        self.driver
+            .token_estimates(format(f))
+            .into_iter()
+            .map(|(k, v)| (k, v as u64))
+            .collect()
+    }
+
+    fn instructions(&self) -> InstructionsDelta {
+        let delta = self.driver.instructions();
+        InstructionsDelta {
+            text: delta.text(),
+            joined: delta.joined.into_iter().map(|(server, _)| server).collect(),
+            left: delta.left,
+        }
+    }
+
+    fn call(
+        &self,
+        name: String,
+        arguments_json: String,
+        options: Option<PoolCallOptions>,
+    ) -> String {
+        let arguments = match parse_object(&arguments_json, "arguments-json") {
+            Ok(v) => v,
+            Err(e) => {
+                return json!({
+                    "content": [{"type": "text", "text": e.message}],
+                    "isError": true,
+                    "error": {"code": e.code, "message": e.message},
+                })
+                .to_string()
+            }
+        };
+        let timeout = options.and_then(|o| o.timeout_ms);
+        match block_on(self.driver.call(&name, arguments, timeout)) {
+            Some(outcome) => outcome.to_json().to_string(),
+            None => {
+                let message = "the call can make no more progress".to_string();
+                json!({
+                    "content": [{"type": "text", "text": message}],
+                    "isError": true,
+                    "error": {"code": "NETWORK", "message": message},
+                })
+                .to_string()
+            }
+        }
+    }
+
+    fn reconnect(&self, server: String) -> Result<(), Error> {
+        self.driver.reconnect(&server).map_err(|e| pool_error(&e))
+    }
+
+    fn accept_tool(&self, name: String) -> Result<(), Error> {
+        self.driver.accept_tool(&name).map_err(|e| pool_error(&e))
+    }
+
+    fn take_events(&self) -> Vec<String> {
+        self.events.borrow_mut().drain(..).collect()
+    }
+
+    fn close(&self) {
+        let _ = block_on(self.driver.close());
+    }
+}

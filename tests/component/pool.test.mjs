@@ -1,0 +1,166 @@
+// The component's `mcp-edge:client/pool` (transpiled by jco) next to the JavaScript `McpPool` of
+// the wasm-pack nodejs package, in one Node process, against the same real servers:
+//   PY2026_URL      Python mcp 2.3.0 server (2026-07-28)
+//   EVERYTHING_URL  @modelcontextprotocol/server-everything (2025 era)
+//   MCP_EDGE_NODEJS_PKG  the nodejs package directory (tests/tools/build-nodejs-pkg.sh)
+//   WASMTIME_EXPORTS_DIR where the wasmtime host (wasmtime-host/, run first) wrote its pool's tools
+// Both run the same pool driver; their exports must be the same bytes.
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { refusedPort } from "./lib.mjs";
+
+const out = process.env.COMPONENT_JS ?? new URL("./out/mcp-edge.js", import.meta.url).href;
+const { pool } = await import(out);
+const { Pool } = pool;
+
+const PY2026_URL = process.env.PY2026_URL;
+const EVERYTHING_URL = process.env.EVERYTHING_URL;
+const PKG = process.env.MCP_EDGE_NODEJS_PKG;
+assert.ok(PY2026_URL && EVERYTHING_URL && PKG, "run tests/component/run.sh (variables missing)");
+const { McpPool } = createRequire(import.meta.url)(`${PKG}/mcp_edge.js`);
+
+const FORMATS = ["openai", "openai-responses", "anthropic", "mcp"];
+
+/** Two servers of both eras, one with a category and instructions from the server. */
+const twoServers = {
+  mcpServers: {
+    py: { url: "${PY_URL}", category: "read" },
+    everything: { url: EVERYTHING_URL },
+  },
+};
+const vars = { PY_URL: PY2026_URL };
+
+
+const byName = (status) => Object.fromEntries(JSON.parse(status).servers.map((s) => [s.name, s]));
+
+describe("pool: the component and the JS McpPool over the same two servers", () => {
+  let c;
+  let js;
+  before(async () => {
+    c = Pool.create(JSON.stringify(twoServers), { vars: Object.entries(vars) });
+    js = new McpPool(twoServers, { vars });
+    const status = byName(c.connectAll());
+    await js.connectAll();
+    assert.equal(status.py.state, "connected", JSON.stringify(status.py));
+    assert.equal(status.everything.state, "connected", JSON.stringify(status.everything));
+    assert.equal(status.py.era, "modern");
+    assert.equal(status.everything.era, "legacy");
+  });
+  after(async () => {
+    c?.close();
+    await js?.close();
+  });
+
+  test("tools are byte-identical in every format", () => {
+    for (const format of FORMATS) {
+      const mine = c.tools(format);
+      const theirs = JSON.stringify(js.tools({ format }));
+      assert.ok(JSON.parse(mine).length > 10, `${format}: too few tools`);
+      assert.equal(mine, theirs, `${format} differs`);
+    }
+    assert.ok(JSON.parse(c.tools("mcp")).some((t) => t.name === "mcp__py__add"));
+  });
+
+  test("the same component in wasmtime exported the same bytes", () => {
+    const dir = process.env.WASMTIME_EXPORTS_DIR;
+    assert.ok(dir, "run.sh runs the wasmtime host before this file (WASMTIME_EXPORTS_DIR)");
+    for (const format of FORMATS) {
+      const theirs = JSON.stringify(js.tools({ format }));
+      assert.equal(readFileSync(`${dir}/wasmtime-tools-${format}.json`, "utf8"), theirs, `${format} differs`);
+    }
+  });
+
+  test("status, token estimates and instructions match", () => {
+    const strip = (s) => s.servers.map(({ name, state, transport, toolCount, era, protocolVersion }) =>
+      ({ name, state, transport, toolCount, era, protocolVersion }));
+    assert.deepEqual(strip(JSON.parse(c.status())), strip(js.status()));
+    for (const format of FORMATS) {
+      assert.deepEqual(Object.fromEntries(c.tokenEstimates(format).map(([k, v]) => [k, Number(v)])),
+        js.tokenEstimates(format));
+    }
+    const mine = c.instructions();
+    const theirs = js.instructions();
+    assert.equal(mine.text, theirs.text);
+    assert.deepEqual(mine.joined, theirs.joined);
+    assert.deepEqual(mine.left, theirs.left);
+  });
+
+  test("calls give the same results; failures are results, never throws", async () => {
+    const calls = [
+      ["mcp__py__add", { a: 2, b: 40 }],
+      ["mcp__everything__echo", { message: "pooled" }],
+      ["mcp__py__fail", {}],
+      ["mcp__nowhere__tool", {}],
+    ];
+    for (const [name, args] of calls) {
+      const mine = JSON.parse(c.call(name, JSON.stringify(args), undefined));
+      const theirs = await js.call(name, args);
+      assert.deepEqual(mine.content, theirs.content, name);
+      assert.equal(mine.isError, theirs.isError, name);
+      assert.equal(mine.error?.code, theirs.error?.code, name);
+    }
+    const bad = JSON.parse(c.call("mcp__py__add", "not json", undefined));
+    assert.equal(bad.isError, true);
+    assert.equal(bad.error.code, "CONFIG");
+  });
+
+  test("events are the JS pool's onEvent payloads", () => {
+    const events = c.takeEvents().map((e) => JSON.parse(e));
+    const states = events.filter((e) => e.type === "state" && e.to === "connected").map((e) => e.server).sort();
+    assert.deepEqual(states, ["everything", "py"]);
+    for (const e of events) assert.ok(["state", "toolCount", "attemptAborted"].includes(e.type), JSON.stringify(e));
+    assert.ok(events.some((e) => e.type === "state" && e.server === "py" && e.from === "connecting"), JSON.stringify(events));
+  });
+});
+
+describe("pool: hanging and failing servers stay isolated", () => {
+  let hang;
+  let hangPort;
+  before(async () => {
+    // Accepts connections and never answers (the kernel completes the handshake even while the
+    // component's synchronous call holds this thread).
+    hang = createServer((socket) => socket.on("error", () => {}));
+    await new Promise((resolve) => hang.listen(0, "127.0.0.1", resolve));
+    hangPort = hang.address().port;
+  });
+  after(() => hang?.close());
+
+  test("connect-all settles; the good servers connect, the others fail alone", async () => {
+    const down = await refusedPort();
+    const config = {
+      mcpServers: {
+        py: { url: PY2026_URL },
+        everything: { url: EVERYTHING_URL },
+        hanging: { url: `http://127.0.0.1:${hangPort}/mcp`, timeoutMs: 1500 },
+        down: { url: `http://127.0.0.1:${down}/mcp`, timeoutMs: 1500 },
+        denied: { url: PY2026_URL + "?denied" },
+      },
+    };
+    const c = Pool.create(JSON.stringify(config), {
+      policyJson: JSON.stringify({ denied: ["denied"] }),
+      maxConcurrentConnects: 4,
+    });
+    try {
+      const status = byName(c.connectAll());
+      assert.equal(status.py.state, "connected");
+      assert.equal(status.everything.state, "connected");
+      assert.equal(status.hanging.state, "failed", JSON.stringify(status.hanging));
+      assert.equal(status.hanging.lastError.code, "TIMEOUT", JSON.stringify(status.hanging));
+      assert.equal(status.down.state, "failed", JSON.stringify(status.down));
+      assert.equal(status.down.lastError.code, "NETWORK", JSON.stringify(status.down));
+      assert.equal(status.denied.state, "disabled");
+      // The good servers' tools are exported and callable; the others' are not.
+      const names = JSON.parse(c.tools("mcp")).map((t) => t.name);
+      assert.ok(names.includes("mcp__py__add") && names.includes("mcp__everything__echo"));
+      assert.ok(!names.some((n) => n.startsWith("mcp__hanging__") || n.startsWith("mcp__down__")));
+      const r = JSON.parse(c.call("mcp__py__add", JSON.stringify({ a: 1, b: 1 }), undefined));
+      assert.equal(r.isError, false, JSON.stringify(r));
+      assert.match(r.content[0].text, /1 \+ 1 = 2/);
+    } finally {
+      c.close();
+    }
+  });
+});
