@@ -142,6 +142,9 @@ impl CallOutcome {
 struct Conn<C> {
     client: C,
     attempt: u64,
+    /// Calls running on it: a client retired while calls run is closed by the last of them
+    /// (closing it earlier would end them with `CLOSED` although the server may have run them).
+    calls: Rc<std::cell::Cell<usize>>,
 }
 
 /// A server's prompts and resources.
@@ -271,8 +274,9 @@ fn pump<H: PoolHost>(inner: &Rc<Inner<H>>) {
                         st.lists.remove(server);
                         st.clients.remove(server)
                     };
-                    // Closing ends its notification stream, its watcher and its retries.
-                    if let Some(c) = gone {
+                    // Closing ends its notification stream, its watcher and its retries; with
+                    // calls running, the last of them closes it.
+                    if let Some(c) = gone.filter(|c| c.calls.get() == 0) {
                         inner.host.spawn(c.client.close());
                     }
                 }
@@ -410,6 +414,7 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
                 let conn = Conn {
                     client: client.clone(),
                     attempt: attempt.id,
+                    calls: Rc::default(),
                 };
                 st.clients.insert(attempt.server.clone(), conn);
                 st.lists.insert(attempt.server.clone(), lists);
@@ -806,7 +811,10 @@ impl<H: PoolHost> PoolDriver<H> {
             match st.registry.route(name) {
                 Ok((server, tool)) => match st.breakers.try_call(name, now) {
                     Ok(()) => match st.clients.get(&server) {
-                        Some(c) => Ok((c.client.clone(), c.attempt, server, tool)),
+                        Some(c) => {
+                            c.calls.set(c.calls.get() + 1);
+                            Ok((c.client.clone(), c.attempt, c.calls.clone(), server, tool))
+                        }
                         None => Err((
                             "NOT_CONNECTED",
                             format!("server {server:?} is not connected"),
@@ -817,11 +825,16 @@ impl<H: PoolHost> PoolDriver<H> {
                 Err(e) => Err((e.code(), e.to_string())),
             }
         };
-        let (client, attempt, server, tool) = match routed {
+        let (client, attempt, calls, server, tool) = match routed {
             Ok(x) => x,
             Err((code, message)) => return CallOutcome::failed(code, message),
         };
         let outcome = client.call_tool(&tool, arguments, options).await;
+        calls.set(calls.get().saturating_sub(1));
+        if calls.get() == 0 && !is_current(inner, &server, attempt) {
+            // Its server was dropped while this call ran: the client is retired now.
+            inner.host.spawn(client.close());
+        }
         let now = inner.host.now();
         let ok = counts_as_success(&outcome);
         inner.state.borrow_mut().breakers.record(name, now, ok);
