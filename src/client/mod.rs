@@ -765,30 +765,41 @@ impl Client {
 
     /// Signs in to the server at `options.session.endpoint` without connecting (its auth must
     /// be configured): resolves with who is signed in once tokens are stored.
-    pub async fn sign_in(mut options: ClientOptions) -> Result<Value, ProtocolError> {
-        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
-        let session = Session::new(options.session.clone())?;
-        let client = Client::build(options, session, now_ms());
-        let op = client.start(|s, now| s.authorize(now), None);
-        let result = client.wait(op).await;
-        // The pending request (or the tokens) must be stored before the caller moves on: the
-        // callback may arrive in another process.
-        client.auth_stored().await;
-        result
+    pub fn sign_in(
+        options: ClientOptions,
+    ) -> impl std::future::Future<Output = Result<Value, ProtocolError>> {
+        Client::authorize(options, None)
     }
 
     /// Finishes a sign-in from the callback URL the authorization server redirected to, in a
     /// process that may not be the one that started it (the pending request is read from the
     /// auth storage by `state`). Resolves with who is signed in; the tokens are stored.
-    pub async fn complete_authorization(
-        mut options: ClientOptions,
+    pub fn complete_authorization(
+        options: ClientOptions,
         callback: &str,
+    ) -> impl std::future::Future<Output = Result<Value, ProtocolError>> + '_ {
+        Client::authorize(options, Some(callback))
+    }
+
+    /// Both of the above, one body (one future type for every caller): a sign-in, or its end
+    /// from `callback`.
+    pub(crate) async fn authorize(
+        mut options: ClientOptions,
+        callback: Option<&str>,
     ) -> Result<Value, ProtocolError> {
         options.session.unix_epoch_ms = js_sys::Date::now() as u64;
         let session = Session::new(options.session.clone())?;
         let client = Client::build(options, session, now_ms());
-        let op = client.start(|s, now| s.complete_authorization(callback, now), None);
+        let op = client.start(
+            |s, now| match callback {
+                Some(cb) => s.complete_authorization(cb, now),
+                None => s.authorize(now),
+            },
+            None,
+        );
         let result = client.wait(op).await;
+        // The pending request (or the tokens) must be stored before the caller moves on: the
+        // callback may arrive in another process.
         client.auth_stored().await;
         result
     }
