@@ -147,23 +147,19 @@ impl AuthHost {
     }
 
     /// Writes `value` under `key`, after every earlier storage call. The call is queued at
-    /// once (so [`AuthHost::all_stored`] waits for it); the future says how it went.
-    pub(crate) fn write(
-        &self,
-        key: &str,
-        value: &str,
-    ) -> impl std::future::Future<Output = Result<(), String>> {
-        let p = self.save(key, value);
-        async move { settle(p).await.map(|_| ()) }
+    /// once (so [`AuthHost::all_stored`] waits for it); [`AuthHost::outcome`] says how it went.
+    pub(crate) fn write(&self, key: &str, value: &str) -> Promise {
+        self.save(key, value)
     }
 
     /// Removes `key`, after every earlier storage call (queued at once, like [`AuthHost::write`]).
-    pub(crate) fn delete(
-        &self,
-        key: &str,
-    ) -> impl std::future::Future<Output = Result<(), String>> {
-        let p = self.remove(key);
-        async move { settle(p).await.map(|_| ()) }
+    pub(crate) fn delete(&self, key: &str) -> Promise {
+        self.remove(key)
+    }
+
+    /// How a queued write or delete went: `Err` with what the store said.
+    pub(crate) async fn outcome(queued: Promise) -> Result<(), String> {
+        settle(queued).await.map(|_| ())
     }
 
     /// Resolves once every storage call queued so far has run: a sign-in or a close resolves

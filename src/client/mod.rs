@@ -423,25 +423,28 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
         return host.unlock(name);
     }
     // Writes join the host's storage queue now, before anyone can wait for it to run empty.
-    let event = match event {
-        E::Save { key, value } => {
-            let written = host.write(&key, value.expose());
-            return storage_outcome(inner, async move {
-                written
-                    .await
-                    .err()
-                    .map(|m| format!("token storage write failed: {m}"))
-            });
-        }
-        E::Delete { key } => {
-            let deleted = host.delete(&key);
-            return storage_outcome(inner, async move { deleted.await.err() });
-        }
-        other => other,
+    let queued = match &event {
+        E::Save { key, value } => Some((
+            host.write(key, value.expose()),
+            "token storage write failed: ",
+        )),
+        E::Delete { key } => Some((host.delete(key), "")),
+        _ => None,
     };
     let inner = inner.clone();
+    // One task type for every event (a spawned future is instantiated per type).
     wasm_bindgen_futures::spawn_local(async move {
         let failed = match event {
+            // A failed write or delete is reported; the session does not wait for them.
+            E::Save { .. } | E::Delete { .. } => {
+                let Some((queued, prefix)) = queued else {
+                    return;
+                };
+                match AuthHost::outcome(queued).await {
+                    Ok(()) => return,
+                    Err(m) => Some(format!("{prefix}{m}")),
+                }
+            }
             E::Load { key } => {
                 let (v, failed) = match host.read(&key).await {
                     Ok(v) => (v, None),
@@ -495,20 +498,6 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
             queue_notification(&inner, Event::Diagnostic { message });
         }
         pump(&inner);
-    });
-}
-
-/// Reports a storage write or delete that failed (the session does not wait for them).
-fn storage_outcome(
-    inner: &Rc<Inner>,
-    outcome: impl std::future::Future<Output = Option<String>> + 'static,
-) {
-    let inner = inner.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Some(message) = outcome.await {
-            queue_notification(&inner, Event::Diagnostic { message });
-            pump(&inner);
-        }
     });
 }
 
