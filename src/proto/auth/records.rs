@@ -8,7 +8,7 @@
 //! token with the first request. Secrets inside records are [`Secret`]s: a record's `Debug`
 //! shows none of them.
 
-use serde_json::{Map, Value};
+use serde_json::{json, Value};
 
 use super::metadata::{ClientAuthMethod, ServerMetadata};
 use super::secret::Secret;
@@ -60,21 +60,6 @@ fn opt_secret(x: &Option<Secret>) -> Value {
     x.as_ref().map_or(Value::Null, |x| Value::from(x.expose()))
 }
 
-fn opt_strings(x: &Option<Vec<String>>) -> Value {
-    Value::from(x.clone())
-}
-
-/// An object with `fields` in this order (one builder for every record, instead of a macro
-/// expansion and a serializer per field type).
-fn object(fields: Vec<(&str, Value)>) -> Value {
-    Value::Object(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect::<Map<String, Value>>(),
-    )
-}
-
 /// The token type of an access token (RFC 6750, RFC 9449 § 5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenType {
@@ -118,16 +103,16 @@ pub struct TokenRecord {
 
 impl Record for TokenRecord {
     fn to_json(&self) -> Value {
-        object(vec![
-            ("issuer", Value::from(self.issuer.as_str())),
-            ("resource", Value::from(self.resource.as_str())),
-            ("access_token", Value::from(self.access_token.expose())),
-            ("token_type", Value::from(self.token_type.scheme())),
-            ("expires_at", Value::from(self.expires_at)),
-            ("obtained_at", Value::from(self.obtained_at)),
-            ("refresh_token", opt_secret(&self.refresh_token)),
-            ("scope", Value::from(self.scope.as_deref())),
-        ])
+        json!({
+            "issuer": self.issuer,
+            "resource": self.resource,
+            "access_token": self.access_token.expose(),
+            "token_type": self.token_type.scheme(),
+            "expires_at": self.expires_at,
+            "obtained_at": self.obtained_at,
+            "refresh_token": opt_secret(&self.refresh_token),
+            "scope": self.scope,
+        })
     }
     fn from_json(v: &Value) -> Option<Self> {
         Some(TokenRecord {
@@ -195,14 +180,14 @@ pub struct ClientRecord {
 
 impl Record for ClientRecord {
     fn to_json(&self) -> Value {
-        object(vec![
-            ("issuer", Value::from(self.issuer.as_str())),
-            ("client_id", Value::from(self.client_id.as_str())),
-            ("client_secret", opt_secret(&self.client_secret)),
-            ("auth_method", Value::from(self.auth_method.as_str())),
-            ("source", Value::from(self.source.as_str())),
-            ("redirect_uri", Value::from(self.redirect_uri.as_deref())),
-        ])
+        json!({
+            "issuer": self.issuer,
+            "client_id": self.client_id,
+            "client_secret": opt_secret(&self.client_secret),
+            "auth_method": self.auth_method.as_str(),
+            "source": self.source.as_str(),
+            "redirect_uri": self.redirect_uri,
+        })
     }
     fn from_json(v: &Value) -> Option<Self> {
         Some(ClientRecord {
@@ -248,19 +233,19 @@ pub struct PendingAuthorization {
 
 impl Record for PendingAuthorization {
     fn to_json(&self) -> Value {
-        object(vec![
-            ("state", Value::from(self.state.expose())),
-            ("verifier", Value::from(self.verifier.expose())),
-            ("issuer", Value::from(self.issuer.as_str())),
-            ("metadata", self.metadata.to_json()),
-            ("client", self.client.to_json()),
-            ("resource", Value::from(self.resource.as_str())),
-            ("scope", Value::from(self.scope.as_deref())),
-            ("redirect_uri", Value::from(self.redirect_uri.as_str())),
-            ("server_url", Value::from(self.server_url.as_str())),
-            ("dpop", Value::from(self.dpop)),
-            ("created_at", Value::from(self.created_at)),
-        ])
+        json!({
+            "state": self.state.expose(),
+            "verifier": self.verifier.expose(),
+            "issuer": self.issuer,
+            "metadata": self.metadata.to_json(),
+            "client": self.client.to_json(),
+            "resource": self.resource,
+            "scope": self.scope,
+            "redirect_uri": self.redirect_uri,
+            "server_url": self.server_url,
+            "dpop": self.dpop,
+            "created_at": self.created_at,
+        })
     }
     fn from_json(v: &Value) -> Option<Self> {
         Some(PendingAuthorization {
@@ -298,23 +283,14 @@ pub struct StoredMetadata {
 
 impl Record for StoredMetadata {
     fn to_json(&self) -> Value {
-        object(vec![
-            ("issuer", Value::from(self.issuer.as_str())),
-            ("token_endpoint", Value::from(self.token_endpoint.as_str())),
-            (
-                "token_endpoint_auth_methods_supported",
-                opt_strings(&self.token_endpoint_auth_methods_supported),
-            ),
-            (
-                "iss_parameter_supported",
-                Value::from(self.iss_parameter_supported),
-            ),
-            (
-                "dpop_signing_alg_values_supported",
-                opt_strings(&self.dpop_signing_alg_values_supported),
-            ),
-            ("scopes_supported", opt_strings(&self.scopes_supported)),
-        ])
+        json!({
+            "issuer": self.issuer,
+            "token_endpoint": self.token_endpoint,
+            "token_endpoint_auth_methods_supported": self.token_endpoint_auth_methods_supported,
+            "iss_parameter_supported": self.iss_parameter_supported,
+            "dpop_signing_alg_values_supported": self.dpop_signing_alg_values_supported,
+            "scopes_supported": self.scopes_supported,
+        })
     }
     fn from_json(v: &Value) -> Option<Self> {
         Some(StoredMetadata {
