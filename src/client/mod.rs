@@ -432,26 +432,31 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
         _ => None,
     };
     let inner = inner.clone();
-    // One task type for every event (a spawned future is instantiated per type).
+    // One task type for every event, around one await: the host call's promise (made when the
+    // task first runs, as before; a write or delete was queued above).
     wasm_bindgen_futures::spawn_local(async move {
+        let (call, prefix) = match queued {
+            Some((p, prefix)) => (Some(p), prefix),
+            None => (host.start(&event), "token storage read failed: "),
+        };
+        let settled = match call {
+            Some(p) => Some(auth::settle(p).await),
+            None => None,
+        };
+        let now = inner.now();
         let failed = match event {
             // A failed write or delete is reported; the session does not wait for them.
-            E::Save { .. } | E::Delete { .. } => {
-                let Some((queued, prefix)) = queued else {
-                    return;
-                };
-                match AuthHost::outcome(queued).await {
-                    Ok(()) => return,
-                    Err(m) => Some(format!("{prefix}{m}")),
-                }
-            }
+            E::Save { .. } | E::Delete { .. } => match settled {
+                Some(Err(m)) => Some(format!("{prefix}{m}")),
+                _ => return,
+            },
             E::Load { key } => {
-                let (v, failed) = match host.read(&key).await {
-                    Ok(v) => (v, None),
+                let (v, failed) = match settled {
+                    Some(Ok(v)) => (v.as_string(), None),
                     // An unreadable store is an empty one for this read, and said.
-                    Err(m) => (None, Some(format!("token storage read failed: {m}"))),
+                    Some(Err(m)) => (None, Some(format!("{prefix}{m}"))),
+                    None => (None, None),
                 };
-                let now = inner.now();
                 inner
                     .state
                     .borrow_mut()
@@ -459,33 +464,30 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
                     .handle_auth_loaded(&key, v.as_deref(), now);
                 failed
             }
-            E::Lock { name } => {
-                let locked = host.lock(&name).await;
-                let now = inner.now();
+            E::Lock { .. } => {
                 let mut st = inner.state.borrow_mut();
-                match locked {
-                    Ok(()) => st.session.handle_auth_locked(now),
-                    Err(m) => st.session.abort_authorization(AuthError::Storage(m), now),
+                match settled {
+                    Some(Err(m)) => st.session.abort_authorization(AuthError::Storage(m), now),
+                    _ => st.session.handle_auth_locked(now),
                 }
                 None
             }
             E::NeedDpopKey => {
-                let jwk = host.dpop_jwk().await;
-                let now = inner.now();
                 let mut st = inner.state.borrow_mut();
-                match jwk {
-                    Ok(j) => st.session.handle_dpop_key(j, now),
-                    Err(e) => st.session.abort_authorization(e, now),
+                match settled.map(AuthHost::public_jwk) {
+                    Some(Ok(j)) => st.session.handle_dpop_key(j, now),
+                    Some(Err(e)) => st.session.abort_authorization(e, now),
+                    None => {}
                 }
                 None
             }
             E::Authorize { url } => {
-                let result = host.authorize_at(&url).await;
-                let now = inner.now();
                 let mut st = inner.state.borrow_mut();
-                match result {
-                    Some(Ok(cb)) => st.session.handle_authorization_callback(&cb, now),
-                    Some(Err(e)) => st.session.abort_authorization(e, now),
+                match settled {
+                    Some(Ok(cb)) => st
+                        .session
+                        .handle_authorization_callback(&cb.as_string().unwrap_or_default(), now),
+                    Some(Err(m)) => st.session.abort_authorization(AuthHost::denied(m), now),
                     None => st
                         .session
                         .abort_authorization(AuthError::InteractionRequired { url }, now),
