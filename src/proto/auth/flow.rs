@@ -275,14 +275,6 @@ pub struct Authorizer {
     done: VecDeque<Result<(), AuthError>>,
 }
 
-/// [`Authorizer::take_outputs`]: requests, aborts, events and finished flows.
-pub(crate) type Outputs = (
-    VecDeque<(AuthReqId, HttpRequest)>,
-    VecDeque<AuthReqId>,
-    VecDeque<AuthEvent>,
-    VecDeque<Result<(), AuthError>>,
-);
-
 /// A form starting with `grant_type`.
 fn grant(grant_type: &str) -> Form {
     let mut f = Form::new();
@@ -405,16 +397,6 @@ impl Authorizer {
     /// The next finished flow (or the end of the initial load): `Ok` replays what waited.
     pub fn poll_done(&mut self) -> Option<Result<(), AuthError>> {
         self.done.pop_front()
-    }
-    /// Every output at once, in the order each `poll_*` would give it: requests, aborts, events,
-    /// finished flows (for the session, which acts on a round of them before asking again).
-    pub(crate) fn take_outputs(&mut self) -> Outputs {
-        (
-            std::mem::take(&mut self.requests),
-            std::mem::take(&mut self.aborts),
-            std::mem::take(&mut self.events),
-            std::mem::take(&mut self.done),
-        )
     }
     /// When [`Authorizer::handle_timeout`] must be called.
     pub fn poll_timeout(&self) -> Option<u64> {

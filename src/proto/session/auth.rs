@@ -303,7 +303,22 @@ impl Session {
     pub(super) fn pump_auth(&mut self, now: u64) {
         for _ in 0..64 {
             let Some(a) = self.auth.as_mut() else { return };
-            let (requests, aborts, events, done) = a.take_outputs();
+            let mut requests = Vec::new();
+            while let Some(r) = a.poll_request() {
+                requests.push(r);
+            }
+            let mut aborts = Vec::new();
+            while let Some(r) = a.poll_abort() {
+                aborts.push(r);
+            }
+            let mut events = Vec::new();
+            while let Some(e) = a.poll_event() {
+                events.push(e);
+            }
+            let mut done = Vec::new();
+            while let Some(d) = a.poll_done() {
+                done.push(d);
+            }
             if requests.is_empty() && aborts.is_empty() && events.is_empty() && done.is_empty() {
                 return;
             }
