@@ -651,13 +651,24 @@ impl Authorizer {
     /// With no sign-in running here (a reloaded page, another isolate of a Worker), the pending
     /// record stored under the callback's `state` is read back and the flow finishes from it.
     pub fn handle_callback(&mut self, callback: &str, now: u64) {
-        let Some(Step::Authorizing { pending, .. }) = self.flow.as_ref().map(|f| &f.step) else {
+        if !matches!(
+            self.flow.as_ref().map(|f| &f.step),
+            Some(Step::Authorizing { .. })
+        ) {
             if self.flow.is_none() {
                 self.resume_from_storage(callback, now);
             }
             return;
+        }
+        // Taken, not copied: every path below ends the flow or moves it to the token request.
+        let Some(Step::Authorizing { pending, .. }) = self
+            .flow
+            .as_mut()
+            .map(|f| std::mem::replace(&mut f.step, Step::WaitingKey))
+        else {
+            return;
         };
-        let pending = (**pending).clone();
+        let pending = *pending;
         let params = uri::callback_params(callback);
         let get = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
         let state_ok = get("state")
@@ -701,13 +712,13 @@ impl Authorizer {
         form.add("code", code)
             .add("redirect_uri", &pending.redirect_uri)
             .add("code_verifier", pending.verifier.expose());
-        self.client = Some(pending.client.clone());
+        self.client = Some(pending.client);
         if self.asm.as_ref().map(|m| &m.issuer) != Some(&pending.issuer) {
             self.asm = Some(pending.metadata.to_metadata());
-            self.issuer = Some(pending.issuer.clone());
+            self.issuer = Some(pending.issuer);
         }
-        self.resource = pending.resource.clone();
-        self.requested_scope = pending.scope.clone();
+        self.resource = pending.resource;
+        self.requested_scope = pending.scope;
         self.send_token(TokenKind::Code, form, now);
     }
 
