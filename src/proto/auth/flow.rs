@@ -1233,12 +1233,20 @@ impl Authorizer {
 
     fn authorization_code(&mut self, interaction: Interaction, now: u64) {
         let issuer = self.issuer.clone().unwrap_or_default();
-        let Some(asm) = self.asm.clone() else { return };
+        // What is used of the metadata (read here, not copied whole).
+        let Some(asm) = self.asm.as_ref() else { return };
+        let s256 = asm.supports_s256();
+        let endpoint = asm.authorization_endpoint.clone();
+        let registration = asm
+            .registration_endpoint
+            .clone()
+            .map(|r| (r, client_auth::for_registration(asm)));
+        let metadata = StoredMetadata::from(asm);
         // MCP `security-considerations`: verify PKCE support before proceeding.
-        if !asm.supports_s256() {
+        if !s256 {
             return self.fail(AuthError::PkceUnsupported { issuer });
         }
-        let Some(endpoint) = asm.authorization_endpoint.clone() else {
+        let Some(endpoint) = endpoint else {
             return self.fail(AuthError::DiscoveryFailed {
                 detail: format!("{issuer:?} has no authorization_endpoint"),
             });
@@ -1260,8 +1268,8 @@ impl Authorizer {
                     key: keys::client(&issuer),
                 });
                 return;
-            } else if let Some(reg) = asm.registration_endpoint.clone() {
-                return self.register(&reg, &asm, &redirect_uri, now);
+            } else if let Some((reg, method)) = registration {
+                return self.register(&reg, method, &redirect_uri, now);
             } else {
                 return self.fail(AuthError::NoClientIdentity { issuer });
             }
@@ -1316,8 +1324,8 @@ impl Authorizer {
         let pending = PendingAuthorization {
             state: state.clone(),
             verifier,
-            issuer: asm.issuer.clone(),
-            metadata: StoredMetadata::from(&asm),
+            issuer: metadata.issuer.clone(),
+            metadata,
             client,
             resource: self.resource.clone(),
             scope: scope.clone(),
@@ -1389,8 +1397,9 @@ impl Authorizer {
     /// Dynamic client registration (RFC 7591 § 3.1; MCP 2026-07-28 `client-registration`:
     /// `application_type` is required, and interactive clients that want refresh tokens list
     /// `refresh_token` in `grant_types`).
-    fn register(&mut self, endpoint: &str, asm: &ServerMetadata, redirect_uri: &str, now: u64) {
-        let method = client_auth::for_registration(asm);
+    /// Dynamic client registration at `endpoint`, asking for `method` (chosen from the metadata
+    /// by [`client_auth::for_registration`]).
+    fn register(&mut self, endpoint: &str, method: ClientAuthMethod, redirect_uri: &str, now: u64) {
         let application_type = self.cfg.application_type.clone().unwrap_or_else(|| {
             if uri::is_loopback(redirect_uri) {
                 "native".into()
