@@ -651,24 +651,13 @@ impl Authorizer {
     /// With no sign-in running here (a reloaded page, another isolate of a Worker), the pending
     /// record stored under the callback's `state` is read back and the flow finishes from it.
     pub fn handle_callback(&mut self, callback: &str, now: u64) {
-        if !matches!(
-            self.flow.as_ref().map(|f| &f.step),
-            Some(Step::Authorizing { .. })
-        ) {
+        let Some(Step::Authorizing { pending, .. }) = self.flow.as_ref().map(|f| &f.step) else {
             if self.flow.is_none() {
                 self.resume_from_storage(callback, now);
             }
             return;
-        }
-        // Taken, not copied: every path below ends the flow or moves it to the token request.
-        let Some(Step::Authorizing { pending, .. }) = self
-            .flow
-            .as_mut()
-            .map(|f| std::mem::replace(&mut f.step, Step::WaitingKey))
-        else {
-            return;
         };
-        let pending = *pending;
+        let pending = (**pending).clone();
         let params = uri::callback_params(callback);
         let get = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
         let state_ok = get("state")
@@ -712,13 +701,13 @@ impl Authorizer {
         form.add("code", code)
             .add("redirect_uri", &pending.redirect_uri)
             .add("code_verifier", pending.verifier.expose());
-        self.client = Some(pending.client);
+        self.client = Some(pending.client.clone());
         if self.asm.as_ref().map(|m| &m.issuer) != Some(&pending.issuer) {
             self.asm = Some(pending.metadata.to_metadata());
-            self.issuer = Some(pending.issuer);
+            self.issuer = Some(pending.issuer.clone());
         }
-        self.resource = pending.resource;
-        self.requested_scope = pending.scope;
+        self.resource = pending.resource.clone();
+        self.requested_scope = pending.scope.clone();
         self.send_token(TokenKind::Code, form, now);
     }
 
@@ -1233,20 +1222,12 @@ impl Authorizer {
 
     fn authorization_code(&mut self, interaction: Interaction, now: u64) {
         let issuer = self.issuer.clone().unwrap_or_default();
-        // What is used of the metadata (read here, not copied whole).
-        let Some(asm) = self.asm.as_ref() else { return };
-        let s256 = asm.supports_s256();
-        let endpoint = asm.authorization_endpoint.clone();
-        let registration = asm
-            .registration_endpoint
-            .clone()
-            .map(|r| (r, client_auth::for_registration(asm)));
-        let metadata = StoredMetadata::from(asm);
+        let Some(asm) = self.asm.clone() else { return };
         // MCP `security-considerations`: verify PKCE support before proceeding.
-        if !s256 {
+        if !asm.supports_s256() {
             return self.fail(AuthError::PkceUnsupported { issuer });
         }
-        let Some(endpoint) = endpoint else {
+        let Some(endpoint) = asm.authorization_endpoint.clone() else {
             return self.fail(AuthError::DiscoveryFailed {
                 detail: format!("{issuer:?} has no authorization_endpoint"),
             });
@@ -1268,8 +1249,8 @@ impl Authorizer {
                     key: keys::client(&issuer),
                 });
                 return;
-            } else if let Some((reg, method)) = registration {
-                return self.register(&reg, method, &redirect_uri, now);
+            } else if let Some(reg) = asm.registration_endpoint.clone() {
+                return self.register(&reg, &asm, &redirect_uri, now);
             } else {
                 return self.fail(AuthError::NoClientIdentity { issuer });
             }
@@ -1324,8 +1305,8 @@ impl Authorizer {
         let pending = PendingAuthorization {
             state: state.clone(),
             verifier,
-            issuer: metadata.issuer.clone(),
-            metadata,
+            issuer: asm.issuer.clone(),
+            metadata: StoredMetadata::from(&asm),
             client,
             resource: self.resource.clone(),
             scope: scope.clone(),
@@ -1397,9 +1378,8 @@ impl Authorizer {
     /// Dynamic client registration (RFC 7591 § 3.1; MCP 2026-07-28 `client-registration`:
     /// `application_type` is required, and interactive clients that want refresh tokens list
     /// `refresh_token` in `grant_types`).
-    /// Dynamic client registration at `endpoint`, asking for `method` (chosen from the metadata
-    /// by [`client_auth::for_registration`]).
-    fn register(&mut self, endpoint: &str, method: ClientAuthMethod, redirect_uri: &str, now: u64) {
+    fn register(&mut self, endpoint: &str, asm: &ServerMetadata, redirect_uri: &str, now: u64) {
+        let method = client_auth::for_registration(asm);
         let application_type = self.cfg.application_type.clone().unwrap_or_else(|| {
             if uri::is_loopback(redirect_uri) {
                 "native".into()
