@@ -22,7 +22,7 @@ use js_sys::{Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::proto::auth::{jose, AuthError, KeyRole};
+use crate::proto::auth::{jose, AuthError, AuthEvent, KeyRole};
 use crate::proto::http::HttpRequest;
 use crate::transport::js::describe_line;
 
@@ -145,41 +145,45 @@ extern "C" {
 }
 
 /// Whether a handler's rejection is the blocked-popup error of `openAuthorizationPopup`.
-fn popup_blocked(e: &JsValue) -> bool {
+pub(crate) fn popup_blocked(e: &JsValue) -> bool {
     js_sys::Reflect::get(e, &JsValue::from_str("code"))
         .ok()
         .and_then(|c| c.as_string())
         .is_some_and(|c| c == "AUTH_POPUP_BLOCKED")
 }
 
-async fn settle(p: Promise) -> Result<JsValue, String> {
+pub(crate) async fn settle(p: Promise) -> Result<JsValue, String> {
     JsFuture::from(p).await.map_err(|e| describe_line(&e))
 }
 
 impl AuthHost {
-    /// Reads `key` (`None`: absent).
-    pub(crate) async fn read(&self, key: &str) -> Result<Option<String>, String> {
-        Ok(settle(self.load(key)).await?.as_string())
+    /// The host call `event` asks for, as a promise: a read, the refresh lock, the DPoP key, the
+    /// person's step (resolves with the callback URL). `None`: no such call (no sign-in handler).
+    pub(crate) fn start(&self, event: &AuthEvent) -> Option<Promise> {
+        match event {
+            AuthEvent::Load { key } => Some(self.load(key)),
+            AuthEvent::Lock { name } => Some(self.take_lock(name)),
+            AuthEvent::NeedDpopKey => Some(self.dpop_key()),
+            AuthEvent::Authorize { url } => {
+                let f = self.authorize()?;
+                Some(match f.call1(&JsValue::NULL, &JsValue::from_str(url)) {
+                    Ok(p) => Promise::resolve(&p),
+                    Err(e) => Promise::reject(&e),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Writes `value` under `key`, after every earlier storage call. The call is queued at
-    /// once (so [`AuthHost::all_stored`] waits for it); the future says how it went.
-    pub(crate) fn write(
-        &self,
-        key: &str,
-        value: &str,
-    ) -> impl std::future::Future<Output = Result<(), String>> {
-        let p = self.save(key, value);
-        async move { settle(p).await.map(|_| ()) }
+    /// once (so [`AuthHost::all_stored`] waits for it); the promise says how it went.
+    pub(crate) fn write(&self, key: &str, value: &str) -> Promise {
+        self.save(key, value)
     }
 
     /// Removes `key`, after every earlier storage call (queued at once, like [`AuthHost::write`]).
-    pub(crate) fn delete(
-        &self,
-        key: &str,
-    ) -> impl std::future::Future<Output = Result<(), String>> {
-        let p = self.remove(key);
-        async move { settle(p).await.map(|_| ()) }
+    pub(crate) fn delete(&self, key: &str) -> Promise {
+        self.remove(key)
     }
 
     /// Resolves once every storage call queued so far has run: a sign-in or a close resolves
@@ -189,11 +193,6 @@ impl AuthHost {
         let _ = JsFuture::from(self.settled()).await;
     }
 
-    /// Waits for the named lock (shared by the origin's tabs where Web Locks exist).
-    pub(crate) async fn lock(&self, name: &str) -> Result<(), String> {
-        settle(self.take_lock(name)).await.map(|_| ())
-    }
-
     /// `n` cryptographically random bytes.
     pub(crate) fn random_bytes(&self, n: usize) -> Result<Vec<u8>, String> {
         self.random(n)
@@ -201,32 +200,23 @@ impl AuthHost {
             .map_err(|e| describe_line(&e))
     }
 
-    /// The DPoP key's public JWK (the key is created once, non-extractable).
-    pub(crate) async fn dpop_jwk(&self) -> Result<serde_json::Value, AuthError> {
-        let jwk = settle(self.dpop_key()).await.map_err(AuthError::Signing)?;
+    /// The DPoP key's public JWK (the key is created once, non-extractable) from what
+    /// `dpopKey()` settled with.
+    pub(crate) fn public_jwk(
+        settled: Result<JsValue, String>,
+    ) -> Result<serde_json::Value, AuthError> {
+        let jwk = settled.map_err(AuthError::Signing)?;
         jwk.as_string()
             .and_then(|j| serde_json::from_str(&j).ok())
             .ok_or_else(|| AuthError::Signing("no public JWK for the DPoP key".into()))
     }
 
-    /// The person's step, if the host has one: resolves with the callback URL.
-    pub(crate) async fn authorize_at(&self, url: &str) -> Option<Result<String, AuthError>> {
-        let f = self.authorize()?;
-        let denied = |m: String| AuthError::AuthorizationDenied {
+    /// The sign-in handler threw or rejected with `message`.
+    pub(crate) fn denied(message: String) -> AuthError {
+        AuthError::AuthorizationDenied {
             error: "the sign-in handler failed".into(),
-            description: Some(m),
-        };
-        let p = match f.call1(&JsValue::NULL, &JsValue::from_str(url)) {
-            Ok(p) => p,
-            Err(e) => return Some(Err(denied(describe_line(&e)))),
-        };
-        Some(match JsFuture::from(Promise::resolve(&p)).await {
-            Ok(v) => Ok(v.as_string().unwrap_or_default()),
-            // `openAuthorizationPopup` as the handler, outside a user gesture: the window was
-            // blocked; the caller gets the URL to offer as a link.
-            Err(e) if popup_blocked(&e) => Err(AuthError::PopupBlocked { url: url.into() }),
-            Err(e) => Err(denied(describe_line(&e))),
-        })
+            description: Some(message),
+        }
     }
 
     /// Signs every proof `req` asks for, just before it is sent: each gets the current time

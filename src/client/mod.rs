@@ -423,32 +423,56 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
         return host.unlock(name);
     }
     // Writes join the host's storage queue now, before anyone can wait for it to run empty.
-    let event = match event {
-        E::Save { key, value } => {
-            let written = host.write(&key, value.expose());
-            return storage_outcome(inner, async move {
-                written
-                    .await
-                    .err()
-                    .map(|m| format!("token storage write failed: {m}"))
-            });
-        }
-        E::Delete { key } => {
-            let deleted = host.delete(&key);
-            return storage_outcome(inner, async move { deleted.await.err() });
-        }
-        other => other,
+    let queued = match &event {
+        E::Save { key, value } => Some((
+            host.write(key, value.expose()),
+            "token storage write failed: ",
+        )),
+        E::Delete { key } => Some((host.delete(key), "")),
+        _ => None,
     };
     let inner = inner.clone();
+    // One task type for every event, around one await: the host call's promise (made when the
+    // task first runs, as before; a write or delete was queued above).
     wasm_bindgen_futures::spawn_local(async move {
-        let failed = match event {
-            E::Load { key } => {
-                let (v, failed) = match host.read(&key).await {
-                    Ok(v) => (v, None),
-                    // An unreadable store is an empty one for this read, and said.
-                    Err(m) => (None, Some(format!("token storage read failed: {m}"))),
-                };
+        let (call, prefix) = match queued {
+            Some((p, prefix)) => (Some(p), prefix),
+            None => (host.start(&event), "token storage read failed: "),
+        };
+        let raw = match call {
+            Some(p) => Some(wasm_bindgen_futures::JsFuture::from(p).await),
+            None => None,
+        };
+        // `openAuthorizationPopup` as the handler, outside a user gesture: the window was
+        // blocked; the caller gets the URL to offer as a link.
+        if let (E::Authorize { url }, Some(Err(e))) = (&event, &raw) {
+            if auth::popup_blocked(e) {
                 let now = inner.now();
+                let blocked = AuthError::PopupBlocked { url: url.clone() };
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .abort_authorization(blocked, now);
+                pump(&inner);
+                return;
+            }
+        }
+        let settled = raw.map(|r| r.map_err(|e| crate::transport::js::describe_line(&e)));
+        let now = inner.now();
+        let failed = match event {
+            // A failed write or delete is reported; the session does not wait for them.
+            E::Save { .. } | E::Delete { .. } => match settled {
+                Some(Err(m)) => Some(format!("{prefix}{m}")),
+                _ => return,
+            },
+            E::Load { key } => {
+                let (v, failed) = match settled {
+                    Some(Ok(v)) => (v.as_string(), None),
+                    // An unreadable store is an empty one for this read, and said.
+                    Some(Err(m)) => (None, Some(format!("{prefix}{m}"))),
+                    None => (None, None),
+                };
                 inner
                     .state
                     .borrow_mut()
@@ -456,33 +480,30 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
                     .handle_auth_loaded(&key, v.as_deref(), now);
                 failed
             }
-            E::Lock { name } => {
-                let locked = host.lock(&name).await;
-                let now = inner.now();
+            E::Lock { .. } => {
                 let mut st = inner.state.borrow_mut();
-                match locked {
-                    Ok(()) => st.session.handle_auth_locked(now),
-                    Err(m) => st.session.abort_authorization(AuthError::Storage(m), now),
+                match settled {
+                    Some(Err(m)) => st.session.abort_authorization(AuthError::Storage(m), now),
+                    _ => st.session.handle_auth_locked(now),
                 }
                 None
             }
             E::NeedDpopKey => {
-                let jwk = host.dpop_jwk().await;
-                let now = inner.now();
                 let mut st = inner.state.borrow_mut();
-                match jwk {
-                    Ok(j) => st.session.handle_dpop_key(j, now),
-                    Err(e) => st.session.abort_authorization(e, now),
+                match settled.map(AuthHost::public_jwk) {
+                    Some(Ok(j)) => st.session.handle_dpop_key(j, now),
+                    Some(Err(e)) => st.session.abort_authorization(e, now),
+                    None => {}
                 }
                 None
             }
             E::Authorize { url } => {
-                let result = host.authorize_at(&url).await;
-                let now = inner.now();
                 let mut st = inner.state.borrow_mut();
-                match result {
-                    Some(Ok(cb)) => st.session.handle_authorization_callback(&cb, now),
-                    Some(Err(e)) => st.session.abort_authorization(e, now),
+                match settled {
+                    Some(Ok(cb)) => st
+                        .session
+                        .handle_authorization_callback(&cb.as_string().unwrap_or_default(), now),
+                    Some(Err(m)) => st.session.abort_authorization(AuthHost::denied(m), now),
                     None => st
                         .session
                         .abort_authorization(AuthError::InteractionRequired { url }, now),
@@ -495,20 +516,6 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
             queue_notification(&inner, Event::Diagnostic { message });
         }
         pump(&inner);
-    });
-}
-
-/// Reports a storage write or delete that failed (the session does not wait for them).
-fn storage_outcome(
-    inner: &Rc<Inner>,
-    outcome: impl std::future::Future<Output = Option<String>> + 'static,
-) {
-    let inner = inner.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        if let Some(message) = outcome.await {
-            queue_notification(&inner, Event::Diagnostic { message });
-            pump(&inner);
-        }
     });
 }
 
@@ -765,30 +772,41 @@ impl Client {
 
     /// Signs in to the server at `options.session.endpoint` without connecting (its auth must
     /// be configured): resolves with who is signed in once tokens are stored.
-    pub async fn sign_in(mut options: ClientOptions) -> Result<Value, ProtocolError> {
-        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
-        let session = Session::new(options.session.clone())?;
-        let client = Client::build(options, session, now_ms());
-        let op = client.start(|s, now| s.authorize(now), None);
-        let result = client.wait(op).await;
-        // The pending request (or the tokens) must be stored before the caller moves on: the
-        // callback may arrive in another process.
-        client.auth_stored().await;
-        result
+    pub fn sign_in(
+        options: ClientOptions,
+    ) -> impl std::future::Future<Output = Result<Value, ProtocolError>> {
+        Client::authorize(options, None)
     }
 
     /// Finishes a sign-in from the callback URL the authorization server redirected to, in a
     /// process that may not be the one that started it (the pending request is read from the
     /// auth storage by `state`). Resolves with who is signed in; the tokens are stored.
-    pub async fn complete_authorization(
-        mut options: ClientOptions,
+    pub fn complete_authorization(
+        options: ClientOptions,
         callback: &str,
+    ) -> impl std::future::Future<Output = Result<Value, ProtocolError>> + '_ {
+        Client::authorize(options, Some(callback))
+    }
+
+    /// Both of the above, one body (one future type for every caller): a sign-in, or its end
+    /// from `callback`.
+    pub(crate) async fn authorize(
+        mut options: ClientOptions,
+        callback: Option<&str>,
     ) -> Result<Value, ProtocolError> {
         options.session.unix_epoch_ms = js_sys::Date::now() as u64;
         let session = Session::new(options.session.clone())?;
         let client = Client::build(options, session, now_ms());
-        let op = client.start(|s, now| s.complete_authorization(callback, now), None);
+        let op = client.start(
+            |s, now| match callback {
+                Some(cb) => s.complete_authorization(cb, now),
+                None => s.authorize(now),
+            },
+            None,
+        );
         let result = client.wait(op).await;
+        // The pending request (or the tokens) must be stored before the caller moves on: the
+        // callback may arrive in another process.
         client.auth_stored().await;
         result
     }

@@ -331,6 +331,21 @@ fn list_field(v: Value, field: &str) -> Value {
     }
 }
 
+/// `signIn` and `completeAuthorization` (with the callback URL): one body, so one future type.
+async fn authorize(
+    url: String,
+    callback: Option<String>,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let mut session = session_config(&url, &options)?;
+    session.auth = super::auth::auth_config(&options)?;
+    let opts = client_options(session, &options)?;
+    Client::authorize(opts, callback.as_deref())
+        .await
+        .map(|v| to_js(&v))
+        .map_err(|e| error_to_js(&e))
+}
+
 #[wasm_bindgen]
 impl McpClient {
     /// Connects to `url`; see the TypeScript declarations for the options.
@@ -350,32 +365,20 @@ impl McpClient {
     /// Signs in to `url` (its `auth` options required) without connecting; resolves with who is
     /// signed in. The tokens go to the auth storage, where `connect` finds them.
     #[wasm_bindgen(js_name = signIn)]
-    pub async fn sign_in(url: String, options: JsValue) -> Result<JsValue, JsValue> {
-        let mut session = session_config(&url, &options)?;
-        session.auth = super::auth::auth_config(&options)?;
-        let opts = client_options(session, &options)?;
-        Client::sign_in(opts)
-            .await
-            .map(|v| to_js(&v))
-            .map_err(|e| error_to_js(&e))
+    pub fn sign_in(url: String, options: JsValue) -> js_sys::Promise {
+        future_to_promise(authorize(url, None, options))
     }
 
     /// Finishes a sign-in from the callback URL (for hosts where the sign-in started elsewhere: a
     /// reloaded page, a Worker's callback route). The pending request is found in the auth
     /// storage by its `state`.
     #[wasm_bindgen(js_name = completeAuthorization)]
-    pub async fn complete_authorization(
+    pub fn complete_authorization(
         url: String,
         callback: String,
         options: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let mut session = session_config(&url, &options)?;
-        session.auth = super::auth::auth_config(&options)?;
-        let opts = client_options(session, &options)?;
-        Client::complete_authorization(opts, &callback)
-            .await
-            .map(|v| to_js(&v))
-            .map_err(|e| error_to_js(&e))
+    ) -> js_sys::Promise {
+        future_to_promise(authorize(url, Some(callback), options))
     }
 
     /// Rebuilds a connected client from `snapshot()` output without any request (for hosts that

@@ -96,29 +96,29 @@ fn error_details(e: &ProtocolError) -> Value {
 /// the host can act on (the sign-in `url`, the failing `endpoint`, the OAuth `error` code).
 fn auth_details(e: &crate::proto::auth::AuthError) -> Value {
     use crate::proto::auth::AuthError as A;
-    let mut d = json!({"refused": e.is_refusal()});
+    let mut d = serde_json::Map::new();
+    d.insert("refused".into(), Value::Bool(e.is_refusal()));
+    let mut put = |k: &str, v: Value| {
+        d.insert(k.into(), v);
+    };
     match e {
-        A::InteractionRequired { url } | A::PopupBlocked { url } => d["url"] = json!(url),
-        A::Network { endpoint, .. } => d["endpoint"] = json!(endpoint),
+        A::InteractionRequired { url } | A::PopupBlocked { url } => put("url", url.as_str().into()),
+        A::Network { endpoint, .. } => put("endpoint", endpoint.as_str().into()),
         A::Cors {
             endpoint,
             diagnosis,
         } => {
-            d["endpoint"] = json!(endpoint);
-            d["diagnosis"] = json!(diagnosis);
+            put("endpoint", endpoint.as_str().into());
+            put("diagnosis", diagnosis.as_str().into());
         }
-        A::TokenRequestFailed { status, error, .. } => {
-            d["status"] = json!(status);
-            d["error"] = json!(error);
+        A::TokenRequestFailed { status, error, .. } | A::RegistrationFailed { status, error } => {
+            put("status", (*status).into());
+            put("error", error.as_deref().into());
         }
-        A::RegistrationFailed { status, error } => {
-            d["status"] = json!(status);
-            d["error"] = json!(error);
-        }
-        A::AuthorizationDenied { error, .. } => d["error"] = json!(error),
+        A::AuthorizationDenied { error, .. } => put("error", error.as_str().into()),
         _ => {}
     }
-    d
+    Value::Object(d)
 }
 
 /// Reads `obj[key]` (undefined when `obj` is not an object).

@@ -304,6 +304,51 @@ describe("signOut, signIn, completeAuthorization (Python server)", () => {
       assert.equal(whoami(await client.callTool("whoami", {})).sub, "grace");
     });
   });
+
+  test("the host's failures: a sign-in handler that throws or rejects, a store that fails every read and write", async () => {
+    const threw = () => {
+      throw new Error("handler-threw");
+    };
+    const rejected = async () => {
+      throw new Error("handler-rejected");
+    };
+    for (const [handler, said] of [[threw, "handler-threw"], [rejected, "handler-rejected"]]) {
+      const auth = { redirectUri: REDIRECT, dpop: false, storage: storage(new Map()), onAuthorizationUrl: handler };
+      const e = await rejects(McpClient.signIn(S.py, { auth, onTraffic }));
+      assert.equal(e.code, "AUTH_DENIED");
+      assert.ok(e.message.includes("the sign-in handler failed") && e.message.includes(said), e.message);
+    }
+    // Reads count as empty and writes are lost, each said in a diagnostic; the sign-in still works.
+    const broken = {
+      get: async () => {
+        throw new Error("read-broke");
+      },
+      put: async () => {
+        throw new Error("write-broke");
+      },
+      delete: async () => {},
+    };
+    const calls = [];
+    const auth = { redirectUri: REDIRECT, storage: broken, onAuthorizationUrl: person("heidi", S.py, calls) };
+    await withClient(S.py, { auth }, async (client) => {
+      assert.equal(whoami(await client.callTool("whoami", {})).sub, "heidi");
+      // Diagnostics until both were said, for at most 5 s (a missing one fails below, not by a hang).
+      const said = [];
+      const it = client.notifications();
+      const both = () => said.some((m) => m.includes("read-broke")) && said.some((m) => m.includes("write-broke"));
+      const deadline = Date.now() + 5000;
+      while (!both() && Date.now() < deadline) {
+        let timer;
+        const late = new Promise((r) => (timer = setTimeout(() => r({ done: true }), deadline - Date.now())));
+        const next = await Promise.race([it.next(), late]);
+        clearTimeout(timer);
+        if (next.done) break;
+        if (next.value.type === "diagnostic") said.push(next.value.message);
+      }
+      assert.ok(said.some((m) => m.startsWith("token storage read failed: ") && m.includes("read-broke")), said.join("; "));
+      assert.ok(said.some((m) => m.startsWith("token storage write failed: ") && m.includes("write-broke")), said.join("; "));
+    });
+  });
 });
 
 describe("McpPool with servers' auth entries", () => {

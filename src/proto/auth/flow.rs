@@ -287,8 +287,10 @@ fn grant(grant_type: &str) -> Form {
 }
 
 fn oauth_error(body: &Value) -> (Option<String>, Option<String>) {
-    let s = |k: &str| body.get(k).and_then(Value::as_str).map(str::to_string);
-    (s("error"), s("error_description"))
+    (
+        metadata::string(body, "error"),
+        metadata::string(body, "error_description"),
+    )
 }
 
 /// `grant_type` values.
@@ -1745,11 +1747,7 @@ impl Authorizer {
                     .then(|| self.tokens.as_ref().and_then(|t| t.refresh_token.clone()))
                     .flatten()
             });
-        let granted = doc
-            .get("scope")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .or_else(|| self.requested_scope.clone());
+        let granted = metadata::string(&doc, "scope").or_else(|| self.requested_scope.clone());
         let rec = TokenRecord {
             issuer: self.issuer.clone().unwrap_or_default(),
             resource: self.resource.clone(),

@@ -67,7 +67,9 @@ pub struct ResourceMetadata {
     pub scopes_supported: Option<Vec<String>>,
 }
 
-fn strings(v: Option<&Value>) -> Option<Vec<String>> {
+/// The strings of an array member (other items skipped); `None` when it is not an array. Shared
+/// by every document and record reader of the authorization layer.
+pub(crate) fn strings(v: Option<&Value>) -> Option<Vec<String>> {
     v?.as_array().map(|a| {
         a.iter()
             .filter_map(Value::as_str)
@@ -76,7 +78,8 @@ fn strings(v: Option<&Value>) -> Option<Vec<String>> {
     })
 }
 
-fn string(v: &Value, k: &str) -> Option<String> {
+/// A string member `k` of `v` (shared like [`strings`]).
+pub(crate) fn string(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_string)
 }
 

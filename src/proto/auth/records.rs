@@ -39,17 +39,10 @@ pub trait Record: Sized {
     fn from_json(v: &Value) -> Option<Self>;
 }
 
-fn s(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(str::to_string)
-}
+use super::metadata::string as s;
 
 fn strings(v: &Value, k: &str) -> Option<Vec<String>> {
-    v.get(k)?.as_array().map(|a| {
-        a.iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect()
-    })
+    super::metadata::strings(v.get(k))
 }
 
 fn secret(v: &Value, k: &str) -> Option<Secret> {
