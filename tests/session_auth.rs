@@ -78,6 +78,9 @@ struct World {
     call_scope: Option<&'static str>,
     /// Every tokened request is refused with 403 insufficient_scope.
     always_403: bool,
+    /// The 401 carries no `WWW-Authenticate` the client can read (a browser hides a header a
+    /// cross-origin server does not expose).
+    hide_www: bool,
     /// Token endpoint answers errors for these grant types.
     refuse_grants: Vec<&'static str>,
     // observations
@@ -118,6 +121,7 @@ impl World {
             refresh: false,
             call_scope: None,
             always_403: false,
+            hide_www: false,
             refuse_grants: vec![],
             log: vec![],
             authorize: vec![],
@@ -386,6 +390,9 @@ impl World {
             .and_then(|t| self.issued.get(t))
             .map(|(s, _)| s.clone());
         let Some(granted) = granted else {
+            if self.hide_www {
+                return Reply::json(json!({"error": "invalid_token"})).with_status(401);
+            }
             return Reply::json(json!({"error": "invalid_token"}))
                 .with_status(401)
                 .header("WWW-Authenticate", &self.www(None, self.challenge_scope));
@@ -1237,6 +1244,29 @@ fn a_token_shorter_lived_than_the_refresh_margin_is_not_refreshed_in_a_loop() {
         w.borrow().tokens_req.len(),
         after,
         "no refresh right after a refresh"
+    );
+}
+
+#[test]
+fn a_401_without_a_readable_challenge_probes_the_well_known_urls_and_says_which_header_to_expose() {
+    let world = World {
+        prm: Prm::PathAware,
+        hide_www: true,
+        ..World::new()
+    };
+    let (mut p, w) = pair_with(world, code_config());
+    let op = connect(&mut p);
+    p.ok(op);
+    assert_eq!(
+        w.borrow().log[1],
+        format!("GET {RS}/.well-known/oauth-protected-resource/mcp"),
+        "the path-aware well-known URL is probed without a challenge"
+    );
+    let said = p.diagnostics();
+    assert!(
+        said.iter()
+            .any(|d| d.contains("Access-Control-Expose-Headers") && d.contains("WWW-Authenticate")),
+        "a diagnostic names the header to expose: {said:?}"
     );
 }
 

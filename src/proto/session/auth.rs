@@ -204,6 +204,18 @@ impl Session {
         generation: u64,
         now: u64,
     ) {
+        if status == 401 && www.is_none() && self.auth.is_some() {
+            // MCP `basic/authorization` (Protected Resource Metadata discovery): without a
+            // challenge the client probes the well-known URLs. In a browser the header may exist
+            // and be hidden: a cross-origin response shows only the headers it exposes.
+            self.events.push_back(Event::Diagnostic {
+                message: "401 without a readable WWW-Authenticate: probing the well-known \
+                          metadata URLs (a cross-origin server must send \
+                          Access-Control-Expose-Headers: WWW-Authenticate for a browser to \
+                          read its challenge)"
+                    .into(),
+            });
+        }
         let Some(a) = self.auth.as_mut() else { return };
         let attempts = self.ops.get(&op).map_or(0, |o| o.auth_flows);
         let outcome = a.challenge(
