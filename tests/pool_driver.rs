@@ -718,7 +718,16 @@ fn a_server_that_dies_after_connecting_leaves_the_exports_and_is_reconnected_wit
     // Now it is gone: the next transport failure is confirmed by the probe.
     s.remote("live").down.set(true);
     call(Err(ProtocolError::Network("connection refused".into())));
+    // Down only once the whole probe series (three probes over 1.25 s) went unanswered.
     s.exec.run_until(|| false, 1);
+    assert_eq!(
+        state(&s, "live"),
+        ServerState::Connected,
+        "one lost probe is not enough"
+    );
+    s.exec
+        .run_until(|| state_is(&s, "live", ServerState::Failed), 2_000);
+    assert_eq!(s.remote("live").probes.get(), 1 + 3);
     assert_eq!(state(&s, "live"), ServerState::Failed);
     assert_eq!(
         moves(&s, "live").last(),
@@ -769,7 +778,8 @@ fn a_lost_session_or_stream_is_checked_and_a_dead_server_reconnected_within_its_
     // The client reports its notification stream lost; the server does not answer the probe.
     s.remote("live").down.set(true);
     s.remote("live").signal(ClientSignal::Lost);
-    s.exec.run_until(|| false, 1);
+    s.exec
+        .run_until(|| state_is(&s, "live", ServerState::Failed), 2_000);
     assert_eq!(state(&s, "live"), ServerState::Failed);
     assert!(names(&s).is_empty());
     // Every reconnect fails now: after the streak's budget, retries stop (gave up).

@@ -529,6 +529,10 @@ fn is_transport_failure(e: &ProtocolError) -> bool {
 /// Something suggests `server` (connected by attempt `id`) is gone: unless its session is
 /// already lost for good, probe it once; a failed probe (or a lost session) reports it
 /// disconnected, which removes its tools, tells the listener and schedules the reconnect.
+/// The liveness probe series: a probe, then one after each pause (milliseconds); the server is
+/// marked down only if none is answered.
+const PROBE_PAUSES_MS: [u64; 3] = [0, 250, 1_000];
+
 fn suspect<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, error: Option<ProtocolError>) {
     let (client, timeout) = {
         let mut st = inner.state.borrow_mut();
@@ -551,7 +555,22 @@ fn suspect<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, error: Opti
     let host = inner.clone();
     host.host.spawn(Box::pin(async move {
         let verdict = if client.is_connected() {
-            client.probe(timeout).await.err()
+            // One lost ping on a lossy path is not a dead server: it is down only when every
+            // probe of a short, bounded series goes unanswered.
+            let mut last = None;
+            for (i, pause) in PROBE_PAUSES_MS.iter().enumerate() {
+                if i > 0 {
+                    inner.host.sleep(*pause).await;
+                }
+                match client.probe(timeout).await {
+                    Ok(()) => {
+                        last = None;
+                        break;
+                    }
+                    Err(e) => last = Some(e),
+                }
+            }
+            last
         } else {
             Some(error.unwrap_or(ProtocolError::NotConnected))
         };
