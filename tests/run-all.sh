@@ -245,6 +245,7 @@ stage_fuzz() {
 
 TOTAL_PASSED=0
 TOTAL_FAILED=0
+STAGE_RC=0
 SUMMARY=()
 
 # count_results <log>: prints "<passed> <failed>" from test-result and check lines.
@@ -301,7 +302,7 @@ run_stage() {
     ((rc == 0)) || result=FAILED
     SUMMARY+=("$name $result $((SECONDS - start)) $passed $failed")
     echo "---- $name: $result in $((SECONDS - start)) s ($passed passed, $failed failed)"
-    return "$rc"
+    STAGE_RC=$rc
 }
 
 main() {
@@ -324,7 +325,11 @@ main() {
     local i=0
     for s in "${run[@]}"; do
         i=$((i + 1))
-        if ! run_stage "$s" "$i" "${#run[@]}"; then
+        # Not `if ! run_stage`: bash ignores `set -e` in everything a condition runs, even in
+        # the subshell that turns it on again, so a failing command in the middle of a stage
+        # would go unnoticed.
+        run_stage "$s" "$i" "${#run[@]}"
+        if ((STAGE_RC != 0)); then
             echo "stage $s failed; stopping" >&2
             print_summary
             exit 1

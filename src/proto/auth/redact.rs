@@ -2,7 +2,7 @@
 //!
 //! Headers that carry credentials (`Authorization`, `DPoP`, `Cookie`, `Proxy-Authorization`,
 //! `Set-Cookie`), form and JSON members that carry OAuth secrets, and secret query parameters of
-//! URLs (`code`, `state`, ...) are replaced by [`REDACTED`](super::secret::REDACTED). What stays
+//! URLs (`code`, `state`, ...) are replaced by [`REDACTED`]. What stays
 //! is enough to read the exchange: the scheme of an `Authorization` value, every other header
 //! and member.
 
