@@ -231,7 +231,7 @@ struct Flow {
     reason: Reason,
     step: Step,
     /// The request the flow waits for.
-    awaiting: Option<AuthReqId>,
+    in_flight: Option<AuthReqId>,
     /// No resource metadata: the 2025-03-26 fallbacks apply.
     backcompat: bool,
     refresh_tried: bool,
@@ -822,7 +822,7 @@ impl Authorizer {
     pub fn handle_timeout(&mut self, now: u64) {
         let Some(f) = &self.flow else { return };
         if f.deadline.is_some_and(|d| d <= now) {
-            if let Some(r) = f.awaiting {
+            if let Some(r) = f.in_flight {
                 self.aborts.push_back(r);
             }
             let endpoint = match &f.step {
@@ -838,11 +838,11 @@ impl Authorizer {
 
     /// One of the authorizer's requests failed below HTTP.
     pub fn handle_failure(&mut self, id: AuthReqId, error: AuthError, now: u64) {
-        if self.flow.as_ref().and_then(|f| f.awaiting) != Some(id) {
+        if self.flow.as_ref().and_then(|f| f.in_flight) != Some(id) {
             return;
         }
         if let Some(f) = self.flow.as_mut() {
-            f.awaiting = None;
+            f.in_flight = None;
         }
         // Discovery moves on to the next candidate; anything else fails.
         match self.flow.as_ref().map(|f| &f.step) {
@@ -854,11 +854,11 @@ impl Authorizer {
 
     /// A whole response to request `id`.
     pub fn handle_response(&mut self, id: AuthReqId, resp: AuthResponse, now: u64) {
-        if self.flow.as_ref().and_then(|f| f.awaiting) != Some(id) {
+        if self.flow.as_ref().and_then(|f| f.in_flight) != Some(id) {
             return;
         }
         if let Some(f) = self.flow.as_mut() {
-            f.awaiting = None;
+            f.in_flight = None;
         }
         let Some(step) = self
             .flow
@@ -918,7 +918,7 @@ impl Authorizer {
         let id = AuthReqId(self.next_req);
         self.next_req += 1;
         if let Some(f) = self.flow.as_mut() {
-            f.awaiting = Some(id);
+            f.in_flight = Some(id);
             f.deadline = Some(now + REQUEST_TIMEOUT_MS);
         }
         self.requests.push_back((id, req));
@@ -1783,7 +1783,7 @@ impl Authorizer {
             self.events.push_back(AuthEvent::Unlock { name });
         }
         if let Some(f) = self.flow.take() {
-            if let Some(r) = f.awaiting {
+            if let Some(r) = f.in_flight {
                 if result.is_err() {
                     self.aborts.push_back(r);
                 }
@@ -1798,7 +1798,7 @@ impl Flow {
         Flow {
             reason,
             step,
-            awaiting: None,
+            in_flight: None,
             backcompat: false,
             refresh_tried: false,
             client_loaded: false,
