@@ -18,64 +18,49 @@ use crate::proto::http::ResponseHead;
 const MAX_AUTH_REPLAYS: u32 = 4;
 
 impl Session {
+    /// Hands one host input to the authorizer (if OAuth is on), then moves whatever it started.
+    fn with_authorizer(&mut self, now: u64, f: impl FnOnce(&mut crate::proto::auth::Authorizer)) {
+        self.last_now = self.last_now.max(now);
+        if let Some(a) = self.auth.as_mut() {
+            f(a);
+        }
+        self.pump_auth(now);
+    }
+
     // ---- host inputs ---------------------------------------------------------------------------
 
     /// A value read from the host's storage for an [`crate::proto::auth::AuthEvent::Load`]
     /// (`None`: absent).
     pub fn handle_auth_loaded(&mut self, key: &str, value: Option<&str>, now: u64) {
-        self.last_now = self.last_now.max(now);
-        if let Some(a) = self.auth.as_mut() {
-            a.handle_loaded(key, value, now);
-        }
-        self.pump_auth(now);
+        self.with_authorizer(now, |a| a.handle_loaded(key, value, now));
     }
 
     /// The lock asked for by [`crate::proto::auth::AuthEvent::Lock`] is held.
     pub fn handle_auth_locked(&mut self, now: u64) {
-        self.last_now = self.last_now.max(now);
-        if let Some(a) = self.auth.as_mut() {
-            a.handle_locked(now);
-        }
-        self.pump_auth(now);
+        self.with_authorizer(now, |a| a.handle_locked(now));
     }
 
     /// Random bytes for an [`crate::proto::auth::AuthEvent::NeedEntropy`].
     pub fn add_entropy(&mut self, bytes: &[u8], now: u64) {
-        self.last_now = self.last_now.max(now);
-        if let Some(a) = self.auth.as_mut() {
-            a.add_entropy(bytes, now);
-        }
-        self.pump_auth(now);
+        self.with_authorizer(now, |a| a.add_entropy(bytes, now));
     }
 
     /// The public JWK of the host's DPoP key, for an
     /// [`crate::proto::auth::AuthEvent::NeedDpopKey`].
     pub fn handle_dpop_key(&mut self, jwk: Value, now: u64) {
-        self.last_now = self.last_now.max(now);
-        if let Some(a) = self.auth.as_mut() {
-            a.handle_dpop_key(jwk, now);
-        }
-        self.pump_auth(now);
+        self.with_authorizer(now, |a| a.handle_dpop_key(jwk, now));
     }
 
     /// The redirect back from the authorization server (callback URL or its query) after an
     /// [`crate::proto::auth::AuthEvent::Authorize`].
     pub fn handle_authorization_callback(&mut self, callback: &str, now: u64) {
-        self.last_now = self.last_now.max(now);
-        if let Some(a) = self.auth.as_mut() {
-            a.handle_callback(callback, now);
-        }
-        self.pump_auth(now);
+        self.with_authorizer(now, |a| a.handle_callback(callback, now));
     }
 
     /// The host cannot complete the running flow (no sign-in handler, a blocked popup, a
     /// failed key or signature): everything waiting fails with `error`.
     pub fn abort_authorization(&mut self, error: AuthError, now: u64) {
-        self.last_now = self.last_now.max(now);
-        if let Some(a) = self.auth.as_mut() {
-            a.abort_flow(error);
-        }
-        self.pump_auth(now);
+        self.with_authorizer(now, |a| a.abort_flow(error));
     }
 
     /// Signs in now rather than on the first refusal (a "Sign in" action); completes with
