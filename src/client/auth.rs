@@ -145,7 +145,7 @@ extern "C" {
 }
 
 /// Whether a handler's rejection is the blocked-popup error of `openAuthorizationPopup`.
-pub(crate) fn popup_blocked(e: &JsValue) -> bool {
+fn popup_blocked(e: &JsValue) -> bool {
     js_sys::Reflect::get(e, &JsValue::from_str("code"))
         .ok()
         .and_then(|c| c.as_string())
@@ -212,10 +212,16 @@ impl AuthHost {
     }
 
     /// The sign-in handler threw or rejected with `message`.
-    pub(crate) fn denied(message: String) -> AuthError {
+    /// The sign-in handler for `url` threw or rejected with `e`. `openAuthorizationPopup` as
+    /// the handler, outside a user gesture, rejects with `AUTH_POPUP_BLOCKED`: the caller gets
+    /// the URL to offer as a link.
+    pub(crate) fn handler_failed(url: &str, e: &JsValue) -> AuthError {
+        if popup_blocked(e) {
+            return AuthError::PopupBlocked { url: url.into() };
+        }
         AuthError::AuthorizationDenied {
             error: "the sign-in handler failed".into(),
-            description: Some(message),
+            description: Some(describe_line(e)),
         }
     }
 

@@ -439,38 +439,23 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
             Some((p, prefix)) => (Some(p), prefix),
             None => (host.start(&event), "token storage read failed: "),
         };
-        let raw = match call {
+        let settled = match call {
             Some(p) => Some(wasm_bindgen_futures::JsFuture::from(p).await),
             None => None,
         };
-        // `openAuthorizationPopup` as the handler, outside a user gesture: the window was
-        // blocked; the caller gets the URL to offer as a link.
-        if let (E::Authorize { url }, Some(Err(e))) = (&event, &raw) {
-            if auth::popup_blocked(e) {
-                let now = inner.now();
-                let blocked = AuthError::PopupBlocked { url: url.clone() };
-                inner
-                    .state
-                    .borrow_mut()
-                    .session
-                    .abort_authorization(blocked, now);
-                pump(&inner);
-                return;
-            }
-        }
-        let settled = raw.map(|r| r.map_err(|e| crate::transport::js::describe_line(&e)));
+        let line = |e: &wasm_bindgen::JsValue| crate::transport::js::describe_line(e);
         let now = inner.now();
         let failed = match event {
             // A failed write or delete is reported; the session does not wait for them.
             E::Save { .. } | E::Delete { .. } => match settled {
-                Some(Err(m)) => Some(format!("{prefix}{m}")),
+                Some(Err(e)) => Some(format!("{prefix}{}", line(&e))),
                 _ => return,
             },
             E::Load { key } => {
                 let (v, failed) = match settled {
                     Some(Ok(v)) => (v.as_string(), None),
                     // An unreadable store is an empty one for this read, and said.
-                    Some(Err(m)) => (None, Some(format!("{prefix}{m}"))),
+                    Some(Err(e)) => (None, Some(format!("{prefix}{}", line(&e)))),
                     None => (None, None),
                 };
                 inner
@@ -483,14 +468,16 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
             E::Lock { .. } => {
                 let mut st = inner.state.borrow_mut();
                 match settled {
-                    Some(Err(m)) => st.session.abort_authorization(AuthError::Storage(m), now),
+                    Some(Err(e)) => st
+                        .session
+                        .abort_authorization(AuthError::Storage(line(&e)), now),
                     _ => st.session.handle_auth_locked(now),
                 }
                 None
             }
             E::NeedDpopKey => {
                 let mut st = inner.state.borrow_mut();
-                match settled.map(AuthHost::public_jwk) {
+                match settled.map(|r| AuthHost::public_jwk(r.map_err(|e| line(&e)))) {
                     Some(Ok(j)) => st.session.handle_dpop_key(j, now),
                     Some(Err(e)) => st.session.abort_authorization(e, now),
                     None => {}
@@ -503,7 +490,9 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
                     Some(Ok(cb)) => st
                         .session
                         .handle_authorization_callback(&cb.as_string().unwrap_or_default(), now),
-                    Some(Err(m)) => st.session.abort_authorization(AuthHost::denied(m), now),
+                    Some(Err(e)) => st
+                        .session
+                        .abort_authorization(AuthHost::handler_failed(&url, &e), now),
                     None => st
                         .session
                         .abort_authorization(AuthError::InteractionRequired { url }, now),
