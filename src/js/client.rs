@@ -243,8 +243,13 @@ pub(super) fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
     let mut rust = RustCallOptions::new().cancel_with(&token);
     if let Some(f) = get_fn(options, "onProgress")? {
         rust = rust.on_progress(move |p| {
-            let v = json!({"progress": p.progress, "total": p.total, "message": p.message});
-            let _ = f.call1(&JsValue::NULL, &to_js(&v));
+            let total = p.total.map_or(JsValue::NULL, JsValue::from_f64);
+            let message = p
+                .message
+                .as_deref()
+                .map_or(JsValue::NULL, JsValue::from_str);
+            let progress = glue::make_progress(p.progress, &total, &message);
+            let _ = f.call1(&JsValue::NULL, &progress);
         });
     }
     if let Some(t) = get_ms(options, "timeoutMs")? {

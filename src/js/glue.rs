@@ -24,6 +24,11 @@ export function makeMcpError(code, message, details) {
 export function isMcpError(value) {
   return value instanceof McpError;
 }
+// One progress notification as the declared `Progress` object (one object literal per event:
+// no JSON text in between).
+export function makeProgress(progress, total, message) {
+  return { progress, total, message };
+}
 // ---- sign-in in browser pages (see src/js/browser.rs) ----
 const CALLBACK_CHANNEL = "mcp-edge-oauth";
 const CALLBACK = "mcp-edge:oauth-callback";
@@ -156,14 +161,17 @@ extern "C" {
     /// Whether a value is an `McpError`.
     #[wasm_bindgen(js_name = isMcpError)]
     pub fn is_mcp_error_js(value: &JsValue) -> bool;
-    /// Wraps a `NotificationStream` (`nextItem(): Promise<T | undefined>`) as an async iterator
-    /// whose `return()` (or its end) frees the stream.
+    /// A `Progress` object: `total` and `message` are a number / string or `null`.
+    #[wasm_bindgen(js_name = makeProgress)]
+    pub fn make_progress(progress: f64, total: &JsValue, message: &JsValue) -> JsValue;
     /// Opens the sign-in popup now; `None`: the browser blocked it (or there is no window).
     #[wasm_bindgen(js_name = openPopup)]
     pub fn open_popup(url: &str, options: &JsValue) -> Option<js_sys::Promise>;
     /// The `browserStorage` adapter (throws `McpError` for an unavailable or unknown area).
     #[wasm_bindgen(js_name = browserStorage, catch)]
     pub fn browser_storage(options: &JsValue) -> Result<JsValue, JsValue>;
+    /// Wraps a `NotificationStream` (`nextItem(): Promise<T | undefined>`) as an async iterator
+    /// whose `return()` (or its end) frees the stream.
     #[wasm_bindgen(js_name = wrapStream)]
     pub fn wrap_stream(stream: &JsValue) -> JsValue;
 }
