@@ -11,6 +11,16 @@
 //!
 //! [`proto`] is the sans-IO core: pure state machines with no async, no I/O and no clock reads.
 //! Transports (fetch streams in wasm, stdio and HTTP in the native harness) only move bytes.
+//!
+//! # Features
+//!
+//! - `pool` (default): the `pool` module (`McpPool` and its driver, policy, breakers) and the
+//!   tool adapters in `tools` (names, OpenAI / Anthropic / MCP exports, pinning).
+//! - `validate` (default): the `schema` module, the eval-free JSON Schema validator, with which
+//!   the client checks tool results against their `outputSchema`.
+//! - `component`: the WASI component (`wasm32-wasip2`; implies `pool` and `validate`).
+//!
+//! `default-features = false` is the client build: `McpClient` alone, both eras, OAuth included.
 #![deny(missing_docs)]
 #![cfg_attr(
     not(all(target_os = "wasi", feature = "component")),
@@ -22,9 +32,12 @@
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod api;
+#[cfg(feature = "pool")]
 pub mod pool;
 pub mod proto;
+#[cfg(feature = "validate")]
 pub mod schema;
+#[cfg(any(feature = "pool", feature = "validate"))]
 pub mod tools;
 pub mod transport;
 
@@ -38,9 +51,11 @@ pub mod js;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub use api::{
     AuthConfig, AuthError, Call, CallOptions, CallToolResult, CancelToken, ConnectOptions, Error,
-    GetPromptResult, McpClient, McpPool, McpPoolOptions, Notification, Notifications, Progress,
-    ProgressStream, Prompt, ReadResourceResult, Resource, ResourceTemplate, Snapshot, Tool,
+    GetPromptResult, McpClient, Notification, Notifications, Progress, ProgressStream, Prompt,
+    ReadResourceResult, Resource, ResourceTemplate, Snapshot, Tool,
 };
+#[cfg(all(target_family = "wasm", target_os = "unknown", feature = "pool"))]
+pub use api::{McpPool, McpPoolOptions};
 
 // The unit tests run in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
 #[cfg(all(test, target_family = "wasm", target_os = "unknown"))]

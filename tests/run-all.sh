@@ -75,6 +75,9 @@ stage_fmt() {
 stage_clippy() {
     cargo clippy --workspace --all-targets -- -D warnings
     check_passed "cargo clippy --workspace --all-targets (native, with the harness)"
+    # The core without the pool and the validator (the client build's features).
+    cargo clippy --lib --no-default-features -- -D warnings
+    check_passed "cargo clippy --lib --no-default-features (native)"
 }
 
 # The WASI component glue only compiles for wasm32-wasip2 with the `component` feature.
@@ -87,6 +90,12 @@ stage_clippy_component() {
 stage_clippy_wasm() {
     cargo clippy --all-targets --target "$WASM_TARGET" -- -D warnings
     check_passed "cargo clippy --all-targets --target $WASM_TARGET"
+    # The client build (no pool, adapters or validator), and each of the two features alone.
+    local f
+    for f in "" pool validate; do
+        cargo clippy --lib --target "$WASM_TARGET" --no-default-features ${f:+--features "$f"} -- -D warnings
+        check_passed "cargo clippy --lib --target $WASM_TARGET --no-default-features${f:+ --features $f}"
+    done
 }
 
 stage_test_native() {
@@ -120,7 +129,8 @@ stage_wasm_imports() {
     check_passed "no env imports in the $WASM_TARGET module"
 }
 
-# The npm package for the web, bundler and nodejs targets: name, declarations, sizes.
+# The npm package for the web, bundler and nodejs targets: name, declarations, sizes; and the
+# client build (--no-default-features) for the web: no pool declared or exported, its size.
 stage_package() {
     bash tests/tools/check-package.sh
 }

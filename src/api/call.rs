@@ -11,8 +11,8 @@ use super::cancel::CancelToken;
 use super::stream::{progress_channel, ProgressStream};
 use super::types::Progress;
 use crate::client::{Client, Pending, ProgressFn};
-use crate::pool::driver::LocalFuture;
 use crate::proto::session::{ProtocolError, RequestOptions};
+use crate::transport::LocalFuture;
 
 /// A progress consumer.
 type ProgressSink = Rc<dyn Fn(&Progress)>;

@@ -57,7 +57,7 @@
 //! `ABORTED`, `NETWORK`, `CORS`, `STREAM_DROPPED`, `OUTPUT_SCHEMA`, `CLOSED`, ...). A tool's own
 //! failure is `Ok` with [`CallToolResult::is_error`].
 //!
-//! # Many servers
+//! # Many servers (feature `pool`, on by default)
 //!
 //! ```no_run
 //! use mcp_edge::tools::ExportFormat;
@@ -85,6 +85,7 @@ mod cancel;
 mod client;
 mod input;
 mod options;
+#[cfg(feature = "pool")]
 mod pool;
 mod stream;
 mod types;
@@ -93,6 +94,7 @@ pub use call::{Call, CallOptions};
 pub use cancel::CancelToken;
 pub use client::{McpClient, Snapshot};
 pub use options::ConnectOptions;
+#[cfg(feature = "pool")]
 pub use pool::{McpPool, McpPoolOptions};
 pub use stream::{Notifications, ProgressStream, MAX_QUEUED_PROGRESS};
 pub use types::{
@@ -111,4 +113,5 @@ pub use crate::proto::auth::{AuthConfig, AuthError};
 pub(crate) use call::{call_tool, run, wait_op};
 pub(crate) use client::{age_cache, connect_client};
 pub(crate) use input::{HandlerFn, Handlers};
+#[cfg(feature = "pool")]
 pub(crate) use pool::{ClientFactory, FetchHost};

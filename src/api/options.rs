@@ -9,10 +9,10 @@ use serde_json::{Map, Value};
 
 use super::input::{HandlerFn, Handlers};
 use crate::client::{AuthHost, ClientOptions, Traffic};
-use crate::pool::OutboundGate;
 use crate::proto::auth::AuthConfig;
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{Era, ProtocolChoice, ProtocolError, SessionConfig};
+use crate::transport::OutboundGate;
 
 thread_local! {
     /// The era detected per origin (MCP 2026-07-28 `basic/versioning`: "Clients SHOULD cache the

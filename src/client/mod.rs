@@ -26,7 +26,6 @@ use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 
-use crate::pool::OutboundGate;
 use crate::proto::auth::AuthError;
 use crate::proto::http::{HttpRequest, ResponseHead};
 use crate::proto::jsonrpc::ErrorObject;
@@ -36,6 +35,7 @@ use crate::proto::session::{
 };
 use crate::transport::fetch::{AbortHandle, FetchTransport};
 use crate::transport::timer::now_ms;
+use crate::transport::OutboundGate;
 use crate::transport::TransportError;
 
 /// Most notifications kept for a reader that does not drain them. Beyond it the oldest go first,
@@ -144,6 +144,8 @@ struct State {
     paused: Vec<Waker>,
     timer: Option<timer::Timer>,
     closed: bool,
+    /// The output schemas of the listed tools (feature `validate`).
+    #[cfg(feature = "validate")]
     outputs: Option<crate::tools::output::OutputSchemas>,
 }
 
@@ -731,6 +733,7 @@ impl Client {
                 paused: Vec::new(),
                 timer: None,
                 closed: false,
+                #[cfg(feature = "validate")]
                 outputs: None,
             }),
             auth_transport: FetchTransport::new(
@@ -877,14 +880,23 @@ impl Client {
     }
 
     /// Calls a tool and checks its `structuredContent` against the tool's `outputSchema`
-    /// (eval-free; the tools are listed once first if they never were).
+    /// (eval-free; the tools are listed once first if they never were). Without the `validate`
+    /// feature the result is returned as received.
     pub async fn call_tool(&self, pending: Pending, name: &str) -> Result<Value, ProtocolError> {
         let result = self.wait(pending).await?;
         self.check_tool_result(name, &result)?;
         Ok(result)
     }
 
+    /// Loads the output schemas if no tool list was fetched yet (nothing to load without the
+    /// `validate` feature: no validator, so no `tools/list` round trip before a call).
+    #[cfg(not(feature = "validate"))]
+    pub async fn ensure_output_schemas(&self) -> Result<(), ProtocolError> {
+        Ok(())
+    }
+
     /// Loads the output schemas if no tool list was fetched yet.
+    #[cfg(feature = "validate")]
     pub async fn ensure_output_schemas(&self) -> Result<(), ProtocolError> {
         if self.inner.state.borrow().outputs.is_none() {
             self.list_all(ListKind::Tools, RequestOptions::default())
@@ -893,7 +905,16 @@ impl Client {
         Ok(())
     }
 
-    /// Checks a `tools/call` result of `name` against its output schema.
+    /// Checks a `tools/call` result of `name` against its output schema (MCP 2025-06-18+,
+    /// server/tools "Output Schema": clients SHOULD validate structured results against it).
+    #[cfg(not(feature = "validate"))]
+    pub fn check_tool_result(&self, _name: &str, _result: &Value) -> Result<(), ProtocolError> {
+        Ok(())
+    }
+
+    /// Checks a `tools/call` result of `name` against its output schema (MCP 2025-06-18+,
+    /// server/tools "Output Schema": clients SHOULD validate structured results against it).
+    #[cfg(feature = "validate")]
     pub fn check_tool_result(&self, name: &str, result: &Value) -> Result<(), ProtocolError> {
         match &self.inner.state.borrow().outputs {
             Some(o) => o.check(name, result),
@@ -909,6 +930,7 @@ impl Client {
     ) -> Result<Value, ProtocolError> {
         let p = self.start(|s, now| s.list_all(kind, opts, now), None);
         let v = self.wait(p).await?;
+        #[cfg(feature = "validate")]
         if kind == ListKind::Tools {
             let tools = v
                 .get("tools")

@@ -23,8 +23,8 @@ use std::task::{Context, Poll, Wake, Waker};
 
 use super::driver::{wait_all, Driver, Outcome, StartFn};
 use super::wasi_imports::clocks::monotonic_clock;
-use crate::pool::driver::LocalFuture;
 use crate::proto::session::OpId;
+use crate::transport::LocalFuture;
 
 /// Most polling passes without a wait in between: a future that wakes itself forever would
 /// otherwise hold the export call.

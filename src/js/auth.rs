@@ -2,7 +2,6 @@
 //! and the host's storage, sign-in handler, client key and OAuth `fetch` for the driver.
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::convert::{from_js, get, get_fn, invalid_argument};
 use crate::client::AuthHost;
@@ -39,11 +38,13 @@ pub(super) fn auth_host(
 /// The `auth` of one pool server: the server's `auth` settings from the configuration (strings
 /// expanded) over the pool-level `auth` options (storage, sign-in handler, OAuth `fetch`,
 /// shared by every server). The pool's sign-in handler is called as `(url, serverName)`.
+#[cfg(feature = "pool")]
 pub(super) fn pool_server_options(
     base: &JsValue,
     server: &str,
     auth: Option<&serde_json::Value>,
 ) -> Result<JsValue, JsValue> {
+    use wasm_bindgen::JsCast;
     let Some(auth) = auth else {
         return Ok(JsValue::UNDEFINED);
     };

@@ -37,6 +37,7 @@ pub fn error_to_js(e: &ProtocolError) -> JsValue {
 }
 
 /// A core error as plain JSON: `{code, message}` and its details, as `McpError` carries them.
+#[cfg(feature = "pool")]
 pub fn error_json(e: &ProtocolError) -> Value {
     let mut v = match error_details(e) {
         Value::Object(m) => Value::Object(m),

@@ -1,21 +1,31 @@
 //! The `#[wasm_bindgen]` API: what JS and TypeScript users import from the `mcp-edge` package.
-//! The TypeScript declarations are written by hand in `mcp-edge.d.ts` (no `any` in public types)
-//! and added to the package as a `typescript_custom_section`.
+//! The TypeScript declarations are written by hand in `mcp-edge.d.ts` and, for the pool (feature
+//! `pool`), `mcp-edge-pool.d.ts` (no `any` in public types), and added to the package as
+//! `typescript_custom_section`s.
 
 mod auth;
 mod browser;
 mod client;
 mod convert;
 mod glue;
+#[cfg(feature = "pool")]
 mod names;
+#[cfg(feature = "pool")]
 mod pool;
 
 pub use browser::{browser_storage, open_authorization_popup};
 pub use client::{is_mcp_error, McpClient};
+#[cfg(feature = "pool")]
 pub use names::tool_names;
+#[cfg(feature = "pool")]
 pub use pool::McpPool;
 
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("mcp-edge.d.ts");
+
+/// The pool's declarations, in the package only when the pool is (feature `pool`).
+#[cfg(feature = "pool")]
+#[wasm_bindgen(typescript_custom_section)]
+const POOL_TYPES: &'static str = include_str!("mcp-edge-pool.d.ts");

@@ -9,15 +9,14 @@ pub mod breaker;
 pub mod config;
 pub mod driver;
 pub mod error;
-pub mod gate;
 pub mod policy;
 pub mod state;
 
+pub use crate::transport::gate::{OutboundGate, Permit, EDGE_MAX_OUTBOUND};
 pub use breaker::{Breaker, BreakerConfig, BreakerSet, BreakerState};
 pub use config::{PoolConfig, ServerConfig, ServerEntry, Transport, Vars};
 pub use driver::{CallOutcome, DriverEvent, DriverOptions, PoolDriver};
 pub use error::PoolError;
-pub use gate::{OutboundGate, Permit, EDGE_MAX_OUTBOUND};
 pub use policy::{Policy, Rule};
 pub use state::{
     Attempt, BackoffPolicy, ConnectInfo, PoolCore, PoolEvent, PoolOptions, PoolStatus, ServerState,

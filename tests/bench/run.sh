@@ -7,8 +7,10 @@
 #   bash tests/bench/run.sh --smoke      # tiny sizes, 1 round: checks that the benchmark still runs
 #
 # Installs what it needs (npm ci from the committed lock: the SDK, esbuild, playwright-core; the
-# browser is Debian's /usr/bin/chromium), builds the `web` package into www/pkg when its sources
-# are newer (tests/demo/build-web.sh), bundles the SDK client (sdk-entry.mjs: Client +
+# browser is Debian's /usr/bin/chromium), builds the `web` packages when their sources are newer
+# (tests/demo/build-web.sh: the client build into pkg/web-client, which the page runs, since a
+# page that connects and calls tools ships that; the full build into www/pkg, whose size is
+# reported beside it), bundles the SDK client (sdk-entry.mjs: Client +
 # StreamableHTTPClientTransport, minified ESM for browsers) and runs runner.mjs, which starts the
 # loopback server, drives headless Chromium and writes the table to target/bench/report.md
 # (target/bench/smoke/ for --smoke) with the raw samples beside it, and prints it.
@@ -35,7 +37,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sum" ]; then
 fi
 [ -x /usr/bin/chromium ] || { echo "run.sh: /usr/bin/chromium missing (bash tests/tools/install.sh apt)" >&2; exit 1; }
 
-# 2. The wasm `web` package (www/pkg), rebuilt when src/, Cargo.toml or Cargo.lock are newer.
+# 2. The wasm `web` packages, rebuilt when src/, Cargo.toml or Cargo.lock are newer.
+tests/demo/build-web.sh client
 tests/demo/build-web.sh
 
 # 3. The SDK client bundle.
@@ -43,4 +46,4 @@ tests/demo/build-web.sh
   --target=es2022 --log-level=warning --outfile="$out/sdk.js"
 
 # 4. The measurements.
-node "$here/runner.mjs" --pkg "$root/www/pkg" --sdk-bundle "$out/sdk.js" --out "$out" "$@"
+node "$here/runner.mjs" --pkg "$root/pkg/web-client" --full-pkg "$root/www/pkg" --sdk-bundle "$out/sdk.js" --out "$out" "$@"

@@ -1,6 +1,9 @@
 // Drives the side-by-side benchmark (run it through run.sh, which builds what this needs):
 //
-//   node runner.mjs --pkg DIR --sdk-bundle FILE --out DIR [--smoke] [--rounds N]
+//   node runner.mjs --pkg DIR --full-pkg DIR --sdk-bundle FILE --out DIR [--smoke] [--rounds N]
+//
+// --pkg is the package the page runs (the client build), --full-pkg the full build (pool,
+// adapters, validator), measured for size only.
 //
 // Starts server.mjs on loopback, opens the benchmark page in Debian's Chromium (playwright-core,
 // never a downloaded browser) and measures both clients in the same page against the same
@@ -33,11 +36,12 @@ function parseArgs(argv) {
     if (a === "--smoke") opts.smoke = true;
     else if (a === "--rounds") opts.rounds = Number(value());
     else if (a === "--pkg") opts.pkg = path.resolve(value());
+    else if (a === "--full-pkg") opts.fullPkg = path.resolve(value());
     else if (a === "--sdk-bundle") opts.sdkBundle = path.resolve(value());
     else if (a === "--out") opts.out = path.resolve(value());
     else throw new Error(`unknown argument ${a}`);
   }
-  for (const k of ["pkg", "sdkBundle", "out"]) if (!opts[k]) throw new Error(`--${k} is required (run run.sh)`);
+  for (const k of ["pkg", "fullPkg", "sdkBundle", "out"]) if (!opts[k]) throw new Error(`--${k} is required (run run.sh)`);
   return opts;
 }
 
@@ -84,16 +88,20 @@ async function main() {
   const startedAt = new Date().toISOString();
   const loadBefore = loadavg();
   mkdirSync(opts.out, { recursive: true });
-  // What a page loads of the package: the module and every JS file (glue and snippets).
-  const shipped = readdirSync(opts.pkg, { recursive: true })
-    .filter((f) => f === "mcp_edge_bg.wasm" || f.endsWith(".js"))
-    .map((f) => path.join(opts.pkg, f));
-  const sizes = {
-    edge: {
-      files: shipped.map((f) => path.relative(opts.pkg, f)),
+  // What a page loads of a package: the module and every JS file (glue and snippets).
+  const shippedOf = (dir) => {
+    const shipped = readdirSync(dir, { recursive: true })
+      .filter((f) => f === "mcp_edge_bg.wasm" || f.endsWith(".js"))
+      .map((f) => path.join(dir, f));
+    return {
+      files: shipped.map((f) => path.relative(dir, f)),
       raw: shipped.reduce((n, f) => n + readFileSync(f).length, 0),
       gz: shipped.reduce((n, f) => n + gzipSize(f), 0),
-    },
+    };
+  };
+  const sizes = {
+    edge: shippedOf(opts.pkg),
+    edgeFull: shippedOf(opts.fullPkg),
     sdk: { raw: readFileSync(opts.sdkBundle).length, gz: gzipSize(opts.sdkBundle) },
   };
   const sdkVersion = JSON.parse(readFileSync(path.join(here, "node_modules/@modelcontextprotocol/client/package.json"), "utf8")).version;
@@ -185,8 +193,9 @@ function renderReport({ startedAt, loadBefore, loadAfter, sizes, samples, sdkVer
     rows.push(`| ${what} | ${era} | ${fmt(edge, digits)} ${unit} | ${fmt(sdk, digits)} ${unit} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : "—"} | ${better} |`);
   };
   const med = (key, client, pick) => median(samples[key][client].map(pick));
-  row("bundle, gzip -9 (wasm + JS glue and snippets vs minified ESM bundle)", "both", sizes.edge.gz / 1e3, sizes.sdk.gz / 1e3, "KB", false, 1);
-  row("bundle, uncompressed", "both", sizes.edge.raw / 1e3, sizes.sdk.raw / 1e3, "KB", false, 1);
+  row("bundle, client build, gzip -9 (wasm + JS glue and snippets vs minified ESM bundle)", "both", sizes.edge.gz / 1e3, sizes.sdk.gz / 1e3, "KB", false, 1);
+  row("bundle, client build, uncompressed", "both", sizes.edge.raw / 1e3, sizes.sdk.raw / 1e3, "KB", false, 1);
+  row("bundle, full build (+ pool, adapters, validator), gzip -9", "both", sizes.edgeFull.gz / 1e3, sizes.sdk.gz / 1e3, "KB", false, 1);
   for (const era of ERAS) {
     for (const where of ["network", "in-page"]) {
       for (const size of [1, 16]) {

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# Builds the wasm-pack `web` package into www/pkg (git-ignored) when it is missing or older than
-# anything it is built from (src/, Cargo.toml, Cargo.lock). Idempotent.
+# Builds a wasm-pack `web` package when it is missing or older than anything it is built from
+# (src/, Cargo.toml, Cargo.lock). Idempotent.
+#   build-web.sh          the full build (default features) into www/pkg
+#   build-web.sh client   the client build (--no-default-features: McpClient without the pool,
+#                         the adapters and the validator) into pkg/web-client
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 export PATH="$HOME/.cargo/bin:$PATH"
-wasm=www/pkg/mcp_edge_bg.wasm
+case "${1:-full}" in
+  full) out=www/pkg; cargo_args=() ;;
+  client) out=pkg/web-client; cargo_args=(-- --no-default-features) ;;
+  *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
+esac
+wasm=$out/mcp_edge_bg.wasm
 if [ ! -f "$wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
-  echo "== building www/pkg (wasm-pack build --release --target web)" >&2
-  wasm-pack build --release --target web --out-dir www/pkg >&2
+  echo "== building $out (wasm-pack build --release --target web ${cargo_args[*]})" >&2
+  wasm-pack build --release --target web --out-dir "$out" "${cargo_args[@]}" >&2
   touch "$wasm"
 fi

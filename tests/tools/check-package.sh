@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Builds the npm package for the three wasm-pack targets (web, bundler, nodejs) and checks what a
-# user gets: the package name, the hand-written TypeScript surface, no `any` in it, and the sizes.
+# user gets: the package name, the hand-written TypeScript surface, no `any` in it, and the sizes;
+# then the client build (`-- --no-default-features`, web target): McpClient declared and exported,
+# no pool, and its size beside the full build's.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+# Every declaration (`export ...` line) of the hand-written files ($2...) is in the package's
+# .d.ts ($1) (wasm-bindgen re-indents the sections, so lines are compared, not the whole text).
+check_sections() {
+    node -e 'const fs = require("fs"); const [dts, ...parts] = process.argv.slice(1);
+        const have = new Set(fs.readFileSync(dts, "utf8").split("\n").map((l) => l.trim()));
+        for (const p of parts) for (const l of fs.readFileSync(p, "utf8").split("\n"))
+            if (l.startsWith("export ") && !have.has(l.trim())) { console.log(`${p}: missing: ${l}`); process.exit(1); }' "$@"
+}
 for target in web bundler nodejs; do
     out="pkg/$target"
     wasm-pack --log-level warn build --release --target "$target" --out-dir "$out"
@@ -13,8 +23,11 @@ for target in web bundler nodejs; do
     for symbol in "class McpClient" "class McpPool" "interface McpError" "export function isMcpError"; do
         grep -q "$symbol" "$out/mcp_edge.d.ts" || { echo "check FAILED: $target .d.ts lacks '$symbol'"; exit 1; }
     done
-    # The public declarations are the hand-written section; it must not use `any`.
-    public="$(sed -n '/^export type Json /,/^export class McpPool/p' "$out/mcp_edge.d.ts")"
+    # The public declarations are the hand-written sections (src/js/*.d.ts), in the package
+    # verbatim; they must not use `any`.
+    check_sections "$out/mcp_edge.d.ts" src/js/mcp-edge.d.ts src/js/mcp-edge-pool.d.ts \
+        || { echo "check FAILED: $target .d.ts lacks a hand-written section"; exit 1; }
+    public="$(cat src/js/mcp-edge.d.ts src/js/mcp-edge-pool.d.ts)"
     if grep -nE '(:|<|\|) *any\b' <<<"$public"; then
         echo "check FAILED: $target public declarations use any"
         exit 1
@@ -24,7 +37,34 @@ done
 # The nodejs build loads and exposes the API.
 node -e "const m = require('./pkg/nodejs/mcp_edge.js'); if (typeof m.McpClient?.connect !== 'function' || typeof m.McpPool !== 'function') process.exit(1)" \
     && echo "check passed: nodejs build loads and exports McpClient, McpPool"
-wasm=$(stat -c %s pkg/web/mcp_edge_bg.wasm)
-wasm_gz=$(gzip -9 -c pkg/web/mcp_edge_bg.wasm | wc -c)
-js_gz=$(gzip -9 -c pkg/web/mcp_edge.js | wc -c)
-echo "size: web .wasm $wasm bytes ($wasm_gz gzip -9), JS glue $(stat -c %s pkg/web/mcp_edge.js) bytes ($js_gz gzip -9)"
+# What a page ships: the module, the glue and the inline-JS snippets, each gzip -9.
+shipped_gz() {
+    local n=0 f
+    while IFS= read -r f; do n=$((n + $(gzip -9 -c "$f" | wc -c))); done \
+        < <(find "$1" \( -name mcp_edge_bg.wasm -o -name '*.js' \) -print | sort)
+    echo "$n"
+}
+size_line() {
+    echo "size: $2: .wasm $(stat -c %s "$1/mcp_edge_bg.wasm") bytes ($(gzip -9 -c "$1/mcp_edge_bg.wasm" | wc -c) gzip -9), JS glue $(gzip -9 -c "$1/mcp_edge.js" | wc -c) gzip -9; shipped $(shipped_gz "$1") gzip -9"
+}
+size_line pkg/web "web, full build"
+
+# The client build: McpClient without the pool, the adapters and the validator.
+wasm-pack --log-level warn build --release --target web --out-dir pkg/web-client -- --no-default-features
+dts=pkg/web-client/mcp_edge.d.ts
+grep -q "class McpClient" "$dts" || { echo "check FAILED: client build .d.ts lacks McpClient"; exit 1; }
+if grep -nE "class McpPool|function toolNames|interface PoolOptions" "$dts"; then
+    echo "check FAILED: client build declares the pool"
+    exit 1
+fi
+if grep -nE "^export (class|function) McpPool|^export function toolNames" pkg/web-client/mcp_edge.js; then
+    echo "check FAILED: client build exports the pool"
+    exit 1
+fi
+check_sections "$dts" src/js/mcp-edge.d.ts || { echo "check FAILED: client build .d.ts lacks the client declarations"; exit 1; }
+echo "check passed: client build (web): declares and exports McpClient, no pool"
+size_line pkg/web-client "web, client build"
+full=$(shipped_gz pkg/web)
+client=$(shipped_gz pkg/web-client)
+((client < full)) || { echo "check FAILED: the client build ($client) is not smaller than the full build ($full)"; exit 1; }
+echo "check passed: client build ships $client bytes gzip -9, full build $full"

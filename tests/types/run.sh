@@ -9,7 +9,11 @@
 #   5. program.ts compiled and run in Node against the real servers (server-everything, the Python
 #      2026/2025 server, the misbehaving fixture, and the OAuth servers of tests/servers/auth:
 #      oidc-provider and its protected servers of both eras), recording every value it gets back;
-#   6. those values written as `const v: <declared type> = <value>;` and compiled with tsc --strict.
+#   6. those values written as `const v: <declared type> = <value>;` and compiled with tsc --strict;
+#   7. the client build (pkg/nodejs-client, --no-default-features) as `mcp-edge-client`:
+#      client-build.ts compiled with tsc --strict against its declarations (no pool declared) and
+#      run against the same servers (no pool exported; connect, list, call, progress, cancel in
+#      both eras; no output-schema validator).
 # Stops every server it started, also on failure.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -31,6 +35,8 @@ log "tsc $(tsc --version)"
 # 2. The nodejs package, as `mcp-edge`.
 pkg="$("$root/tests/tools/build-nodejs-pkg.sh")"
 ln -sfn "$pkg" "$here/node_modules/mcp-edge"
+client_pkg="$("$root/tests/tools/build-nodejs-pkg.sh" client)"
+ln -sfn "$client_pkg" "$here/node_modules/mcp-edge-client"
 
 # 3. The declarations against the typed program, and on their own in a browser setting.
 cd "$here"
@@ -38,6 +44,8 @@ tsc -p tsconfig.json --strict --noEmit
 echo "check passed: tsc --strict --noEmit: program.ts uses every declared member, option and event"
 tsc -p tsconfig.browser.json --strict --noEmit
 echo "check passed: tsc --strict --noEmit: the declarations compile with DOM types and without Node's"
+tsc -p tsconfig.client.json --strict --noEmit
+echo "check passed: tsc --strict --noEmit: client-build.ts against the client build's declarations (no pool)"
 
 # 4. Error codes.
 node check-codes.mjs "$root"
@@ -46,6 +54,7 @@ node check-codes.mjs "$root"
 build="$here/build"
 rm -rf "$build"
 tsc -p tsconfig.json --strict --outDir "$build"
+tsc -p tsconfig.client.json --strict --outDir "$build"
 own_run_dir=""
 if [ -z "${MCP_TEST_RUN_DIR:-}" ]; then own_run_dir=$(mktemp -d); export MCP_TEST_RUN_DIR=$own_run_dir; fi
 cleanup() {
@@ -80,3 +89,7 @@ EVERYTHING_URL="$EVERYTHING_URL" PY2026_URL="$PY2026_URL" PY2026_ADMIN_URL="$PY2
 
 # 6. What came back, against the declared types.
 node check-observed.mjs "$observed" "$build"
+
+# 7. The client build against the same servers.
+EVERYTHING_URL="$EVERYTHING_URL" PY2026_URL="$PY2026_URL" FIXTURE_URL="http://127.0.0.1:$(port_of port)" \
+  node "$build/client-build.js"

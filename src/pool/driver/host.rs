@@ -1,16 +1,12 @@
 //! What a target gives the pool driver: a clock, a way to run background tasks and to sleep, and
 //! clients it knows how to connect. Nothing here names a JS type or a WASI import.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use serde_json::Value;
 
 use crate::pool::{OutboundGate, PoolError};
 use crate::proto::session::{ListKind, ProtocolError, ServerInfo, SessionConfig};
 
-/// A boxed single-threaded future (no `Send` bound: wasm hosts have one thread).
-pub type LocalFuture<T> = Pin<Box<dyn Future<Output = T>>>;
+pub use crate::transport::LocalFuture;
 
 /// The target the driver runs on (browser/worker/Node over `fetch`, later a WASI component).
 ///

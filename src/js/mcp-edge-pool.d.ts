@@ -1,0 +1,198 @@
+/**
+ * The `mcp__<server>__<tool>` name {@link McpPool} gives each (server, tool) pair of this set, in
+ * the order given: each part normalised to `[A-Za-z0-9_-]`, at most 64 characters (a stable hash
+ * suffix when shortened), collision-free over the set.
+ */
+export function toolNames(pairs: [server: string, tool: string][]): string[];
+
+/** One entry of `mcpServers`, as users already write it. `${VAR}` / `${VAR:-default}` expand from `vars`. */
+export interface ServerEntry {
+  url?: string;
+  headers?: Record<string, string>;
+  /** stdio entries are reported as `unsupported` in wasm. */
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** OAuth settings of this server (strings `${VAR}`-expanded); the hooks come from the pool's `auth` option. */
+  auth?: Omit<AuthOptions, "onAuthorizationUrl" | "storage" | "fetch">;
+  /** Overrides what annotations claim: the default is "execute" ("edit" is read as "write"). */
+  category?: ToolCategory;
+  /**
+   * Tools the user approves in advance: `true` for every tool of this server, or the tool names as
+   * the server spells them. Reported as `autoApprove` by `toolInfo()` and in the `mcp` export's
+   * `_meta["mcp-edge/trust"]`; the pool itself asks nobody, the host's permission layer decides.
+   */
+  autoApprove?: boolean | string[];
+  timeoutMs?: number;
+  enabled?: boolean;
+  /** The opposite of `enabled`, as some configs spell it; a server is off when either says so. */
+  disabled?: boolean;
+  protocol?: ProtocolChoice;
+}
+export interface PoolConfig { mcpServers: Record<string, ServerEntry>; [key: string]: Json | Record<string, ServerEntry> }
+
+export type PolicyRule = string | { serverName: string } | { serverUrl: string } | { serverCommand: string[] };
+
+/** Pool-wide OAuth hooks; each server's `auth` settings come from its configuration entry. */
+export interface PoolAuthOptions {
+  storage?: AuthStorage;
+  /** The person's step for `server`; resolve with the callback URL. */
+  onAuthorizationUrl?: (url: string, server: string) => string | Promise<string>;
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+export interface PoolOptions extends Omit<ConnectOptions, "auth"> {
+  /** OAuth hooks shared by the servers whose configuration has an `auth` entry. */
+  auth?: PoolAuthOptions;
+  /** Values for `${VAR}` expansion. Errors name the variable, never a value. */
+  vars?: Record<string, string>;
+  /**
+   * A second (project) layer over `config`: top-level scalars override; its servers that `config`
+   * lacks are added; one that `config` has is ignored (the user's entry, with its credentials, stays
+   * in force; `status()` says `projectEntry: "ignored"` and a `projectEntryIgnored` event is sent)
+   * unless named in `approvedProjectServers`, which lets the project's entry replace it whole.
+   */
+  projectConfig?: PoolConfig;
+  /** Project servers allowed to replace the user's entry of the same name (see `projectConfig`). */
+  approvedProjectServers?: string[];
+  /** Deny wins; an absent allow list allows all, an empty one allows none. */
+  policy?: { denied?: PolicyRule[]; allowed?: PolicyRule[] };
+  /**
+   * Edge isolates (Workers allow 6 simultaneous subrequests): at most 6 outbound HTTP exchanges
+   * at once across all of the pool's clients (connects, calls, closes; each held until its
+   * response body ends), the rest wait in FIFO order. The 2025-era GET stream is off unless
+   * `openGetStream: true`.
+   */
+  edge?: boolean;
+  maxConcurrentConnects?: number;
+  /** Connect timeout of servers without `timeoutMs` (default 30000). */
+  connectTimeoutMs?: number;
+  /**
+   * Pins from an earlier run (`pool.pins()`): a tool whose description or input schema differs
+   * from its pin is held back (and reported by a `toolChanged` event) until `acceptTool`.
+   */
+  pins?: Pins;
+  onEvent?: (event: PoolEvent) => void;
+}
+
+/** Tool pins: `{server: {tool: "sha256:<hex>"}}` (tool names as the server spells them). */
+export type Pins = Record<string, Record<string, string>>;
+
+/** A tool held back because its definition differs from its pin. */
+export interface HeldTool { name: string; server: string; tool: string; pinned: string; current: string }
+
+export type ServerState = "pending" | "connecting" | "connected" | "failed" | "needs-auth" | "disabled" | "unsupported";
+
+export interface ServerStatus {
+  name: string;
+  state: ServerState;
+  transport: "http" | "stdio" | null;
+  lastError: { code: McpErrorCode; message: string } | null;
+  toolCount: number;
+  /** Prompts it offers (servers that declare `prompts`), 0 unless connected. */
+  promptCount: number;
+  /** Resources it offers (servers that declare `resources`), 0 unless connected. */
+  resourceCount: number;
+  era: "modern" | "legacy" | null;
+  protocolVersion: string | null;
+  retries: number;
+  nextRetryAt: number | null;
+  deadline: number | null;
+  gaveUp: boolean;
+  /** What became of the project layer's entry of this name; `null` when it has none. */
+  projectEntry: "added" | "ignored" | "approved" | null;
+}
+export interface PoolStatus { servers: ServerStatus[] }
+
+/**
+ * What `onEvent` receives: a server changed state (also when a connected one stopped answering:
+ * `connected` -> `failed`, reconnected with backoff), a connect attempt ran out of time, a server
+ * said a list changed (the pool fetched it again; for tools it ran the pinning check and updated
+ * the exports), or a connected server's exported tool count changed.
+ */
+export type PoolEvent =
+  | { type: "state"; server: string; from: ServerState; to: ServerState; error: { code: McpErrorCode; message: string } | null }
+  | { type: "attemptAborted"; server: string }
+  /** The project layer's entry for a server the user's config has was not used (not approved). */
+  | { type: "projectEntryIgnored"; server: string }
+  | { type: "listChanged"; server: string; list: "tools" | "prompts" | "resources"; count: number }
+  | { type: "toolCount"; server: string; count: number }
+  /** A tool's description or input schema differs from its pin: it is held back until `acceptTool`. */
+  | { type: "toolChanged"; name: string; server: string; tool: string; pinned: string; current: string }
+  /** A tool definition was unusable and left out (the server's other tools stay). */
+  | { type: "toolRejected"; server: string; error: string }
+  /** The exported tool set changed (a server joined or left, a list changed, a tool was accepted): read `tools()` again. */
+  | { type: "toolsChanged" };
+
+export type ToolFormat = "openai" | "openai-responses" | "anthropic" | "mcp";
+
+export type ToolCategory = "read" | "write" | "execute";
+
+/**
+ * What a host's permission layer reads about an exported tool. `category` is the user's (else
+ * "execute"); `hintedCategory` and `hints` are what the server's annotations claim (untrusted,
+ * spec defaults for absent ones); `autoApprove` whether the user's `autoApprove` covers it. The
+ * `mcp` export carries the same (without the names) in `_meta["mcp-edge/trust"]`.
+ */
+export interface ToolInfo {
+  name: string;
+  server: string;
+  tool: string;
+  title: string | null;
+  category: ToolCategory;
+  hintedCategory: ToolCategory;
+  hints: { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld: boolean };
+  autoApprove: boolean;
+}
+
+export interface OpenAiTool { type: "function"; function: { name: string; description: string; parameters: JsonObject } }
+export interface OpenAiResponsesTool { type: "function"; name: string; description: string; parameters: JsonObject }
+export interface AnthropicTool { name: string; description: string; input_schema: JsonObject }
+
+/**
+ * A tool result as an LLM reads it: one text block; `raw` is the server's result. When the call
+ * failed (rather than the tool), `error` says how, with the code and details an `McpError` would
+ * carry (and the pool's own: `NOT_CONNECTED`, `CIRCUIT_OPEN`, `UNKNOWN_TOOL`, `TOOL_CHANGED`).
+ */
+export interface FlatToolResult {
+  content: [{ type: "text"; text: string }];
+  isError: boolean;
+  raw?: CallToolResult;
+  error?: { code: McpErrorCode; message: string; status?: number; retryAfterMs?: number; mayHaveRun?: boolean; [key: string]: Json | undefined };
+}
+
+export class McpPool {
+  free(): void;
+  constructor(config: PoolConfig, options?: PoolOptions);
+  /** Connects every enabled server (bounded concurrency, own timeouts); never rejects for one server. */
+  connectAll(): Promise<PoolStatus>;
+  status(): PoolStatus;
+  tools(options: { format: "openai" }): OpenAiTool[];
+  tools(options: { format: "openai-responses" }): OpenAiResponsesTool[];
+  tools(options: { format: "anthropic" }): AnthropicTool[];
+  tools(options?: { format?: "mcp" }): Tool[];
+  /**
+   * Server instructions as fenced `<system-reminder>` blocks naming their server (at most 2,048
+   * characters each, with a marker when cut), each delivered once: `text` holds the
+   * blocks of what changed since the last call (empty when nothing did), `joined` names the servers
+   * whose instructions are new or changed, `left` those whose instructions are gone.
+   */
+  instructions(): { text: string; joined: string[]; left: string[] };
+  tokenEstimates(format: ToolFormat): Record<string, number>;
+  /** Category, hints and advance approval of every exported tool, in the order of `tools()`. */
+  toolInfo(): ToolInfo[];
+  /** The prompts of every connected server that declares `prompts`, by server. */
+  prompts(): { server: string; prompt: Prompt }[];
+  /** The resources of every connected server that declares `resources`, by server. */
+  resources(): { server: string; resource: Resource }[];
+  /** Always resolves; failures come back as `isError` results. */
+  call(name: string, args?: JsonObject, options?: CallOptions): Promise<FlatToolResult>;
+  reconnect(server: string): void;
+  /** The tools held back because their definition changed since it was pinned. */
+  heldTools(): HeldTool[];
+  /** Every pin, to persist (IndexedDB, KV, Durable Object storage) and pass back as the `pins` option. */
+  pins(): Pins;
+  /** Accepts a held tool's new definition: re-pins it and exports it again. */
+  acceptTool(name: string): void;
+  close(): Promise<void>;
+}
