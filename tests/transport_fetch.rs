@@ -485,6 +485,59 @@ async fn injected_fetch_is_called_with_url_and_init() {
     );
 }
 
+/// An injected `fetch` answering 200 with a body stream built by the JS expression `stream`,
+/// which enqueues one chunk of `len` (1,000,000) bytes (byte `i` is `i % 251`) and closes.
+fn fetch_answering_with(stream: &str) -> Function {
+    Function::new_with_args(
+        "len",
+        &format!(
+            "const bytes = () => {{ const b = new Uint8Array(len); for (let i = 0; i < len; i++) b[i] = i % 251; return b; }};
+             return () => Promise.resolve({{ status: 200, headers: new Headers({{ 'content-type': 'application/octet-stream' }}), body: {stream} }});"
+        ),
+    )
+    .call1(&JsValue::NULL, &JsValue::from_f64(1_000_000.0))
+    .unwrap()
+    .dyn_into()
+    .unwrap()
+}
+
+async fn chunk_lengths(fetch: Function) -> Vec<usize> {
+    let transport = FetchTransport::new(Some(fetch));
+    let mut resp = transport
+        .send(&get(format!("{}/json", base())), &AbortHandle::new())
+        .await
+        .unwrap();
+    let (chunks, err) = read_all(&mut resp).await;
+    assert_eq!(err, None);
+    let body = chunks.concat();
+    assert_eq!(body.len(), 1_000_000);
+    assert!(body.iter().enumerate().all(|(i, b)| *b as usize == i % 251));
+    chunks.iter().map(Vec::len).collect()
+}
+
+#[wasm_bindgen_test]
+async fn byte_stream_body_is_read_through_a_byob_reader() {
+    // A BYOB reader hands the 1,000,000-byte chunk over in reads of at most its 256 KiB buffer
+    // (the default reader would hand it over whole): the reused buffer keeps a long stream from
+    // leaving a fresh chunk object per read on the JS heap.
+    let byte_stream =
+        "new ReadableStream({ type: 'bytes', start(c) { c.enqueue(bytes()); c.close(); } })";
+    let lengths = chunk_lengths(fetch_answering_with(byte_stream)).await;
+    assert!(lengths.len() >= 4, "{lengths:?}");
+    assert!(lengths.iter().all(|&n| n <= 256 * 1024), "{lengths:?}");
+}
+
+#[wasm_bindgen_test]
+async fn other_streams_are_read_with_the_default_reader() {
+    // Not a byte stream (an injected fetch may answer with any ReadableStream): no BYOB reader
+    // exists for it, and the chunk arrives as enqueued.
+    let plain = "new ReadableStream({ start(c) { c.enqueue(bytes()); c.close(); } })";
+    assert_eq!(
+        chunk_lengths(fetch_answering_with(plain)).await,
+        vec![1_000_000]
+    );
+}
+
 #[wasm_bindgen_test]
 async fn injected_fetch_that_ignores_the_signal_still_aborts() {
     let never = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(|_url, _init| {
