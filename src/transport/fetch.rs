@@ -344,6 +344,8 @@ const BYOB_BUFFER_BYTES: u32 = 256 * 1024;
 struct Reader {
     /// A `ReadableStreamBYOBReader` or a `ReadableStreamDefaultReader`.
     reader: JsValue,
+    /// Its `read` method, looked up once (or what stood there instead: each read rejects with it).
+    read: Result<Function, JsValue>,
     /// For a BYOB reader, the buffer the next read fills: the one the last read handed back
     /// (a read transfers it, WHATWG Streams § 4.6.4), or `None` to allocate one.
     byob: Option<Option<ArrayBuffer>>,
@@ -355,36 +357,31 @@ impl Reader {
         let options = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&options, &"mode".into(), &"byob".into());
         // Not a byte stream: `getReader({mode: "byob"})` throws a TypeError and locks nothing.
-        if let Ok(reader) = get_reader.call1(stream, &options) {
-            return Ok(Reader {
-                reader,
-                byob: Some(None),
-            });
-        }
-        Ok(Reader {
-            reader: get_reader.call0(stream)?,
-            byob: None,
-        })
+        let (reader, byob) = match get_reader.call1(stream, &options) {
+            Ok(reader) => (reader, Some(None)),
+            Err(_) => (get_reader.call0(stream)?, None),
+        };
+        let read = get(&reader, "read").dyn_into::<Function>();
+        Ok(Reader { reader, read, byob })
     }
 
     /// Starts the next read: `reader.read()`, or `reader.read(view)` over the reused buffer.
     fn read(&mut self) -> Promise {
-        let mut call = || -> Result<JsValue, JsValue> {
-            let read = get(&self.reader, "read").dyn_into::<Function>()?;
-            match &mut self.byob {
-                None => read.call0(&self.reader),
-                Some(buffer) => {
-                    let buffer = buffer
-                        .take()
-                        .unwrap_or_else(|| ArrayBuffer::new(BYOB_BUFFER_BYTES));
-                    read.call1(&self.reader, &Uint8Array::new(&buffer))
-                }
+        let read = match &self.read {
+            Ok(read) => read,
+            Err(not_a_function) => return Promise::reject(not_a_function),
+        };
+        let started = match &mut self.byob {
+            None => read.call0(&self.reader),
+            Some(buffer) => {
+                let buffer = buffer
+                    .take()
+                    .unwrap_or_else(|| ArrayBuffer::new(BYOB_BUFFER_BYTES));
+                read.call1(&self.reader, &Uint8Array::new(&buffer))
             }
         };
-        match call() {
-            Ok(p) => p.dyn_into().unwrap_or_else(|p| Promise::resolve(&p)),
-            Err(e) => Promise::reject(&e),
-        }
+        // `Promise.resolve` passes a promise through and wraps anything else; a throw rejects.
+        started.map_or_else(|e| Promise::reject(&e), |p| Promise::resolve(&p))
     }
 
     /// Takes back a BYOB read's buffer (the view it fulfilled with sits on it) for the next read.
