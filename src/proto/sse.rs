@@ -56,7 +56,7 @@
 //!   depends on chunking. Limits count input bytes, valid or not.
 //!
 //! # Cost
-//! Each chunk is validated as UTF-8 once, as a whole (`str::from_utf8`); lines are found with
+//! Each chunk is validated as UTF-8 once, as a whole (`simdutf8` natively, `str::from_utf8` on wasm); lines are found with
 //! `memchr`; the buffers are `String`s fed from the validated text, so a dispatched event needs no
 //! second validation. `data` values are copied once, straight from the input into the data buffer —
 //! also when a line spans chunks — and the buffer becomes [`Event::data`] without another copy.
@@ -381,11 +381,14 @@ impl Decoder {
         if bytes.is_empty() {
             return;
         }
-        match std::str::from_utf8(bytes) {
+        match validate_utf8(bytes) {
             Ok(text) => self.text(text),
-            Err(e) if e.error_len().is_none() => {
+            Err(Utf8Fault {
+                valid_up_to,
+                error_len: None,
+            }) => {
                 // Valid up to a character that the next chunk completes.
-                let (head, tail) = bytes.split_at(e.valid_up_to());
+                let (head, tail) = bytes.split_at(valid_up_to);
                 if let Ok(text) = std::str::from_utf8(head) {
                     self.text(text);
                 }
@@ -816,6 +819,33 @@ impl Decoder {
     }
 }
 
+/// Where a chunk stops being UTF-8, as [`std::str::Utf8Error`] reports it.
+#[derive(Debug, PartialEq, Eq)]
+struct Utf8Fault {
+    valid_up_to: usize,
+    /// `None` when the chunk ends inside a character that more bytes may complete.
+    error_len: Option<usize>,
+}
+
+/// Validates one chunk. Native builds use `simdutf8`'s std-compatible validator (SIMD; the same
+/// verdict and error position as `str::from_utf8`, and most of the decoder's time is this check);
+/// wasm builds use `core`'s, which the package links anyway.
+#[cfg(not(target_family = "wasm"))]
+fn validate_utf8(bytes: &[u8]) -> Result<&str, Utf8Fault> {
+    simdutf8::compat::from_utf8(bytes).map_err(|e| Utf8Fault {
+        valid_up_to: e.valid_up_to(),
+        error_len: e.error_len(),
+    })
+}
+
+#[cfg(target_family = "wasm")]
+fn validate_utf8(bytes: &[u8]) -> Result<&str, Utf8Fault> {
+    std::str::from_utf8(bytes).map_err(|e| Utf8Fault {
+        valid_up_to: e.valid_up_to(),
+        error_len: e.error_len(),
+    })
+}
+
 /// A line split into field name and value (WHATWG § 9.2.6: "If the line contains a U+003A COLON
 /// character": split at the first colon and strip one leading space from the value; "Otherwise":
 /// the whole line is the name, the value is empty).
@@ -1177,6 +1207,41 @@ mod tests {
             cuts.sort_unstable();
             let got = decode(&input, config, &cuts);
             assert_eq!(got, want, "input {input:?} config {config:?} cuts {cuts:?}");
+        }
+    }
+
+    /// The chunk validator (SIMD natively) reports what `str::from_utf8` reports, also for long
+    /// chunks, where the SIMD code runs, with faults anywhere and characters cut at the end.
+    #[test]
+    fn chunk_validation_agrees_with_std() {
+        const PIECES: &[&[u8]] = &[
+            b"data: {\"jsonrpc\":\"2.0\"}\n",
+            "résumé ✓ 😀 ".as_bytes(),
+            b"\xff",
+            b"\xc3",
+            b"\xe2\x82",
+            b"\xf0\x9f\x98",
+            b"\xed\xa0\x80",
+            b"\xc0\xaf",
+            b"\x80",
+        ];
+        let mut rng = Rng(0x5EED_0FC4_A25E_7500);
+        for case in 0..20_000 {
+            // Long ASCII/UTF-8 runs with at most one piece that is not UTF-8 on its own.
+            let mut input = Vec::new();
+            for _ in 0..rng.below(400) {
+                input.extend_from_slice(PIECES[rng.below(2)]);
+            }
+            if case % 4 != 0 {
+                let at = rng.below(input.len() + 1);
+                let bad = PIECES[2 + rng.below(PIECES.len() - 2)];
+                input.splice(at..at, bad.iter().copied());
+            }
+            let want = std::str::from_utf8(&input).map_err(|e| Utf8Fault {
+                valid_up_to: e.valid_up_to(),
+                error_len: e.error_len(),
+            });
+            assert_eq!(validate_utf8(&input), want, "input {input:?}");
         }
     }
 
