@@ -46,6 +46,7 @@ if [ ! -f "$wasm" ] || [ ! -f "$root/pkg/nodejs/mcp_edge.js" ] \
   command -v wasm-pack >/dev/null || { echo "run.sh: wasm-pack not found (cargo install wasm-pack --locked)" >&2; exit 1; }
   echo "building pkg/nodejs (wasm-pack, release)"
   (cd "$root" && wasm-pack --log-level warn build --release --target nodejs --out-dir pkg/nodejs)
+  bash "$root/tests/tools/wasm-opt.sh" "$wasm"
 else
   echo "pkg/nodejs up to date"
 fi

@@ -28,6 +28,7 @@ wasm=pkg/nodejs/mcp_edge_bg.wasm
 if [ ! -f "$wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   echo "== building pkg/nodejs (wasm-pack build --release --target nodejs)" >&2
   wasm-pack --log-level warn build --release --target nodejs --out-dir pkg/nodejs >&2
+  bash tests/tools/wasm-opt.sh "$wasm"
   touch "$wasm"
 fi
 if [ "$browser_calls" -gt 0 ]; then

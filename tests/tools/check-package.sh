@@ -18,6 +18,7 @@ check_sections() {
 for target in web bundler nodejs; do
     out="pkg/$target"
     wasm-pack --log-level warn build --release --target "$target" --out-dir "$out"
+    bash tests/tools/wasm-opt.sh "$out/mcp_edge_bg.wasm"
     name="$(node -p "require('./$out/package.json').name")"
     [[ "$name" == "mcp-edge" ]] || { echo "check FAILED: $target package is named $name"; exit 1; }
     for symbol in "class McpClient" "class McpPool" "interface McpError" "export function isMcpError"; do
@@ -51,6 +52,7 @@ size_line pkg/web "web, full build"
 
 # The client build: McpClient without the pool, the adapters and the validator.
 wasm-pack --log-level warn build --release --target web --out-dir pkg/web-client -- --no-default-features
+bash tests/tools/wasm-opt.sh pkg/web-client/mcp_edge_bg.wasm
 dts=pkg/web-client/mcp_edge.d.ts
 grep -q "class McpClient" "$dts" || { echo "check FAILED: client build .d.ts lacks McpClient"; exit 1; }
 if grep -nE "class McpPool|function toolNames|interface PoolOptions" "$dts"; then

@@ -4,7 +4,7 @@
 #
 #   bash tests/tools/install.sh            # everything run-all.sh needs
 #   bash tests/tools/install.sh demo       # only what tests/demo.sh needs
-#   bash tests/tools/install.sh targets apt wasm-bindgen wasm-pack cargo-fuzz npm-demo curl   # pick steps
+#   bash tests/tools/install.sh targets apt wasm-bindgen wasm-pack binaryen cargo-fuzz npm-demo curl   # pick steps
 #
 # Only package registries are used (rustup targets, Debian apt, crates.io via `cargo install`, npm
 # with a committed lockfile into a local folder). Nothing is installed globally with npm.
@@ -138,10 +138,13 @@ npm_local() {
 
 install_npm_demo() { npm_local tests/demo; }
 
+# binaryen's wasm-opt (tests/tools/wasm-opt.sh runs it on every release package).
+install_binaryen() { npm_local tests/tools/binaryen; }
+
 main() {
     local steps=("$@")
     if ((${#steps[@]} == 0)); then
-        steps=(targets apt wasm-bindgen wasm-pack cargo-fuzz npm-demo)
+        steps=(targets apt wasm-bindgen wasm-pack binaryen cargo-fuzz npm-demo)
     fi
     local s
     for s in "${steps[@]}"; do
@@ -152,6 +155,7 @@ main() {
             wasm-pack) install_wasm_pack ;;
             cargo-fuzz) install_cargo_fuzz ;;
             npm-demo) install_npm_demo ;;
+            binaryen) install_binaryen ;;
             curl) install_curl ;;
             demo) install_curl && install_npm_demo ;;
             *)
