@@ -1,7 +1,7 @@
 //! [`ConnectOptions`]: how one client connects, and the per-origin era cache.
 
+use crate::proto::vec_map::VecMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::future::Future;
 use std::rc::Rc;
 
@@ -17,7 +17,7 @@ use crate::transport::OutboundGate;
 thread_local! {
     /// The era detected per origin (MCP 2026-07-28 `basic/versioning`: "Clients SHOULD cache the
     /// result for the lifetime of the ... origin"), shared by the Rust and JS clients.
-    static ERA_BY_ORIGIN: RefCell<HashMap<String, Era>> = RefCell::new(HashMap::new());
+    static ERA_BY_ORIGIN: RefCell<VecMap<String, Era>> = const { RefCell::new(VecMap::new()) };
 }
 
 fn origin_of(url: &str) -> String {

@@ -17,8 +17,9 @@ pub(crate) mod timer;
 
 pub use auth::{auth_host, AuthHost};
 
+use crate::proto::vec_map::VecMap;
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -129,10 +130,10 @@ pub struct ClientOptions {
 
 struct State {
     session: Session,
-    aborts: HashMap<ExchangeId, Rc<AbortHandle>>,
-    waiters: HashMap<OpId, oneshot::Sender<Result<Value, ProtocolError>>>,
-    receivers: HashMap<OpId, oneshot::Receiver<Result<Value, ProtocolError>>>,
-    progress: HashMap<OpId, ProgressFn>,
+    aborts: VecMap<ExchangeId, Rc<AbortHandle>>,
+    waiters: VecMap<OpId, oneshot::Sender<Result<Value, ProtocolError>>>,
+    receivers: VecMap<OpId, oneshot::Receiver<Result<Value, ProtocolError>>>,
+    progress: VecMap<OpId, ProgressFn>,
     notifications: VecDeque<Event>,
     dropped_notifications: u64,
     /// Dropped since the reader was last told (reported before the next queued item).
@@ -721,10 +722,10 @@ impl Client {
         let inner = Rc::new(Inner {
             state: RefCell::new(State {
                 session,
-                aborts: HashMap::new(),
-                waiters: HashMap::new(),
-                receivers: HashMap::new(),
-                progress: HashMap::new(),
+                aborts: VecMap::new(),
+                waiters: VecMap::new(),
+                receivers: VecMap::new(),
+                progress: VecMap::new(),
                 notifications: VecDeque::new(),
                 dropped_notifications: 0,
                 gap: 0,

@@ -1,6 +1,7 @@
 //! `McpClient`: the JS class over [`crate::client::Client`]. Option parsing and JS conversions
 //! live here; connecting, calling and input dispatch are the Rust API's ([`crate::api`]).
 
+use crate::proto::vec_map::VecMap;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -46,12 +47,16 @@ pub(super) fn connect_options(options: &JsValue) -> Result<ConnectOptions, JsVal
     }
     let headers = get(options, "headers");
     if headers.is_object() {
-        let map: HashMap<String, String> = serde_json::from_value(from_js(&headers)?)
-            .map_err(|_| invalid_argument("headers must map names to strings"))?;
-        let pairs: Vec<(String, String)> = map
+        let Value::Object(map) = from_js(&headers)? else {
+            return Err(invalid_argument("headers must map names to strings"));
+        };
+        let pairs = map
             .into_iter()
-            .map(|(k, v)| (k.to_ascii_lowercase(), v))
-            .collect();
+            .map(|(k, v)| match v {
+                Value::String(v) => Ok((k.to_ascii_lowercase(), v)),
+                _ => Err(invalid_argument("headers must map names to strings")),
+            })
+            .collect::<Result<Vec<(String, String)>, JsValue>>()?;
         o = o.with_headers(pairs);
     }
     let info = get(options, "clientInfo");
@@ -140,8 +145,8 @@ fn traffic_observer(options: &JsValue) -> Result<Option<impl Fn(&Traffic) + 'sta
     let Some(f) = get_fn(options, "onTraffic")? else {
         return Ok(None);
     };
-    let streams: RefCell<HashMap<u64, crate::transport::utf8::Utf8Stream>> =
-        RefCell::new(HashMap::new());
+    let streams: RefCell<VecMap<u64, crate::transport::utf8::Utf8Stream>> =
+        RefCell::new(VecMap::new());
     Ok(Some(move |t: &Traffic| {
         let v = match t {
             Traffic::Request { exchange, request } => json!({
@@ -154,8 +159,7 @@ fn traffic_observer(options: &JsValue) -> Result<Option<impl Fn(&Traffic) + 'sta
             Traffic::Body { exchange, bytes } => {
                 let text = streams
                     .borrow_mut()
-                    .entry(*exchange)
-                    .or_default()
+                    .get_or_insert_with(*exchange, Default::default)
                     .push(bytes);
                 json!({"type": "body", "exchange": exchange, "text": text})
             }

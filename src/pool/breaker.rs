@@ -12,7 +12,8 @@
 //! What counts as a failure is the caller's decision; the intended rule is transport and
 //! protocol errors and timeouts, not `isError` results (those usually mean the model passed bad
 //! arguments, not that the server is unhealthy).
-use std::collections::{BTreeMap, VecDeque};
+use crate::proto::vec_map::VecMap;
+use std::collections::VecDeque;
 
 use super::error::PoolError;
 
@@ -150,7 +151,7 @@ impl Breaker {
 #[derive(Debug, Clone, Default)]
 pub struct BreakerSet {
     config: BreakerConfig,
-    breakers: BTreeMap<String, Breaker>,
+    breakers: VecMap<String, Breaker>,
 }
 
 impl BreakerSet {
@@ -158,7 +159,7 @@ impl BreakerSet {
     pub fn new(config: BreakerConfig) -> Self {
         BreakerSet {
             config,
-            breakers: BTreeMap::new(),
+            breakers: VecMap::new(),
         }
     }
 
@@ -166,8 +167,7 @@ impl BreakerSet {
     pub fn try_call(&mut self, tool: &str, now: u64) -> Result<(), PoolError> {
         let config = self.config;
         self.breakers
-            .entry(tool.to_string())
-            .or_insert_with(|| Breaker::new(config))
+            .get_or_insert_with(tool.to_string(), || Breaker::new(config))
             .try_call(now)
             .map_err(|retry_at| PoolError::CircuitOpen {
                 name: tool.to_string(),
@@ -179,8 +179,7 @@ impl BreakerSet {
     pub fn record(&mut self, tool: &str, now: u64, success: bool) {
         let config = self.config;
         self.breakers
-            .entry(tool.to_string())
-            .or_insert_with(|| Breaker::new(config))
+            .get_or_insert_with(tool.to_string(), || Breaker::new(config))
             .record(now, success);
     }
 

@@ -28,6 +28,7 @@
 //! a connection stays up for `stable_after_ms`. A streak longer than `max_retries`, or more than
 //! `max_total_retries` retries over the pool's life, stops retrying (the server stays `failed`
 //! until [`PoolCore::reconnect`]). 401/403 moves the server to `needs-auth` and is not retried.
+use crate::proto::vec_map::VecMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -330,7 +331,7 @@ pub const MAX_QUEUED_EVENTS: usize = 1024;
 #[derive(Debug, Clone)]
 pub struct PoolCore {
     options: PoolOptions,
-    servers: BTreeMap<String, Server>,
+    servers: VecMap<String, Server>,
     next_attempt: u64,
     outbound_in_use: usize,
     aborts: VecDeque<Attempt>,
@@ -352,7 +353,7 @@ impl PoolCore {
             .into_iter()
             .map(|d| (d.dropped, d.kept))
             .collect();
-        let mut servers = BTreeMap::new();
+        let mut servers = VecMap::new();
         for e in &config.servers {
             let mut s = Server {
                 config: e.config.clone(),

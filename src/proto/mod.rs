@@ -11,3 +11,4 @@ pub mod jsonrpc;
 pub mod ndjson;
 pub mod session;
 pub mod sse;
+pub(crate) mod vec_map;

@@ -26,6 +26,7 @@ pub mod host;
 mod setup;
 mod timer;
 
+use crate::proto::vec_map::VecMap;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
@@ -191,11 +192,11 @@ struct State<C> {
     core: PoolCore,
     registry: ToolRegistry,
     breakers: BreakerSet,
-    clients: BTreeMap<String, Conn<C>>,
+    clients: VecMap<String, Conn<C>>,
     /// Servers whose liveness probe is running.
     probing: BTreeSet<String>,
     /// Connected servers' prompts and resources (`prompts/list`, `resources/list` items).
-    lists: BTreeMap<String, ServerLists>,
+    lists: VecMap<String, ServerLists>,
     settled: Vec<Waker>,
     timer: Option<timer::Armed>,
     instructions: InstructionsTracker,
@@ -639,7 +640,9 @@ async fn refresh<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, kind:
             st.core.set_tool_count(server, n);
             n
         } else {
-            let lists = st.lists.entry(server.to_string()).or_default();
+            let lists = st
+                .lists
+                .get_or_insert_with(server.to_string(), Default::default);
             if let Some(l) = lists.get_mut(kind) {
                 *l = list;
             }
@@ -739,9 +742,9 @@ impl<H: PoolHost> PoolDriver<H> {
                 core,
                 registry: ToolRegistry::new(options.adapt, options.pins),
                 breakers: BreakerSet::new(options.breaker),
-                clients: BTreeMap::new(),
+                clients: VecMap::new(),
                 probing: BTreeSet::new(),
-                lists: BTreeMap::new(),
+                lists: VecMap::new(),
                 settled: Vec::new(),
                 timer: None,
                 instructions: InstructionsTracker::default(),
@@ -927,8 +930,8 @@ impl<H: PoolHost> PoolDriver<H> {
             }
             st.timer = None;
             std::mem::take(&mut st.clients)
-                .into_values()
-                .map(|c| c.client)
+                .into_iter()
+                .map(|(_, c)| c.client)
                 .collect()
         };
         for c in clients {

@@ -3,8 +3,8 @@
 //! The key is the method plus every result-affecting param (the cursor included; `_meta` excluded).
 //! Requests carrying `inputResponses` or `requestState` are never cached.
 
+use crate::proto::vec_map::VecMap;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 /// Methods whose results may be cached.
 pub const CACHEABLE: [&str; 6] = [
@@ -33,7 +33,7 @@ struct Entry {
 /// The cache; time is passed in.
 #[derive(Debug, Default)]
 pub struct ResultCache {
-    entries: HashMap<String, Entry>,
+    entries: VecMap<String, Entry>,
 }
 
 /// The cache key of a request, or `None` when it must not be cached.

@@ -37,8 +37,9 @@ pub use error::ProtocolError;
 pub use snapshot::{SessionSnapshot, SNAPSHOT_VERSION};
 pub use types::*;
 
+use crate::proto::vec_map::VecMap;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use crate::proto::headers::{HeaderError, ParamHeader};
 use crate::proto::jsonrpc::RequestId;
@@ -70,7 +71,7 @@ enum ConnectStep {
 #[derive(Debug)]
 struct InputRound {
     request_state: Option<Value>,
-    pending: BTreeMap<String, InputId>,
+    pending: VecMap<String, InputId>,
     answers: Map<String, Value>,
 }
 
@@ -87,9 +88,9 @@ struct ListState {
     kind: ListKind,
     items: Vec<Value>,
     cursor: Option<String>,
-    /// Cursors already followed.
-    seen: HashSet<String>,
-    /// Names (uris for resources) already listed.
+    /// Cursors already followed (at most `max_pages`).
+    seen: Vec<String>,
+    /// Names (uris for resources) already listed (hashed: a server decides how many).
     keys: HashSet<String>,
     pages: usize,
 }
@@ -187,11 +188,11 @@ pub struct Session {
     next_exchange: u64,
     next_rpc: i64,
     next_input: u64,
-    ops: BTreeMap<OpId, Op>,
-    exchanges: HashMap<ExchangeId, Exchange>,
-    pending: HashMap<RequestId, OpId>,
-    progress: HashMap<i64, OpId>,
-    inputs: BTreeMap<InputId, InputSlot>,
+    ops: VecMap<OpId, Op>,
+    exchanges: VecMap<ExchangeId, Exchange>,
+    pending: VecMap<RequestId, OpId>,
+    progress: VecMap<i64, OpId>,
+    inputs: VecMap<InputId, InputSlot>,
     transmits: VecDeque<Transmit>,
     aborts: VecDeque<ExchangeId>,
     events: VecDeque<Event>,
@@ -245,11 +246,11 @@ impl Session {
             next_exchange: 1,
             next_rpc: 1,
             next_input: 1,
-            ops: BTreeMap::new(),
-            exchanges: HashMap::new(),
-            pending: HashMap::new(),
-            progress: HashMap::new(),
-            inputs: BTreeMap::new(),
+            ops: VecMap::new(),
+            exchanges: VecMap::new(),
+            pending: VecMap::new(),
+            progress: VecMap::new(),
+            inputs: VecMap::new(),
             transmits: VecDeque::new(),
             aborts: VecDeque::new(),
             events: VecDeque::new(),

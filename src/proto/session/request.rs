@@ -1,7 +1,8 @@
 //! Requests, paged lists, subscriptions, MRTR rounds, cancellation: the flows every era shares.
 
+use crate::proto::vec_map::VecMap;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 use super::cache;
 use super::exchange::{Exchange, Failure, Purpose};
@@ -99,7 +100,7 @@ impl Session {
             kind,
             items: Vec::new(),
             cursor: None,
-            seen: HashSet::new(),
+            seen: Vec::new(),
             keys: HashSet::new(),
             pages: 0,
         };
@@ -313,7 +314,7 @@ impl Session {
             kind: ListKind::Tools,
             items: Vec::new(),
             cursor: None,
-            seen: HashSet::new(),
+            seen: Vec::new(),
             keys: HashSet::new(),
             pages: 0,
         };
@@ -544,7 +545,7 @@ impl Session {
             return self.finish(op, Err(e), now);
         }
         let request_state = result.get("requestState").cloned();
-        let mut keys = BTreeMap::new();
+        let mut keys = VecMap::new();
         let mut events = Vec::new();
         for (key, req) in requests {
             let method = req
@@ -678,7 +679,7 @@ impl Session {
                 false
             }
             Some(c) => {
-                st.seen.insert(c.clone());
+                st.seen.push(c.clone());
                 st.cursor = Some(c);
                 true
             }
