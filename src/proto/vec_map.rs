@@ -125,22 +125,6 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 }
 
-/// Sorted once; for a key given twice the later value wins, as with repeated `insert`s.
-impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
-    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        let mut entries: Vec<(K, V)> = iter.into_iter().collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        entries.dedup_by(|later, earlier| {
-            let same = later.0 == earlier.0;
-            if same {
-                std::mem::swap(&mut later.1, &mut earlier.1);
-            }
-            same
-        });
-        Self { entries }
-    }
-}
-
 impl<K, V> IntoIterator for VecMap<K, V> {
     type Item = (K, V);
     type IntoIter = std::vec::IntoIter<(K, V)>;
@@ -168,11 +152,6 @@ mod tests {
         *m.get_or_insert_with(4, || 0) += 4;
         *m.get_or_insert_with(4, || 0) += 4;
         assert_eq!(m.get(&4), Some(&8));
-        let built: VecMap<u8, u8> = [(2, 1), (1, 1), (2, 2)].into_iter().collect();
-        assert_eq!(
-            built.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(),
-            [(1, 1), (2, 2)]
-        );
         m.retain(|k, _| k % 3 != 0);
         assert_eq!(
             m.iter().map(|(k, v)| (*k, *v)).collect::<Vec<_>>(),
