@@ -56,9 +56,9 @@
 //!   depends on chunking. Limits count input bytes, valid or not.
 //!
 //! # Cost
-//! Each chunk is validated as UTF-8 once, as a whole (`simdutf8` natively, `str::from_utf8` on wasm); lines are found with
-//! `memchr`; the buffers are `String`s fed from the validated text, so a dispatched event needs no
-//! second validation. `data` values are copied once, straight from the input into the data buffer —
+//! Each chunk is validated as UTF-8 once, as a whole (`simdutf8` natively, `str::from_utf8` on
+//! wasm); lines are found with `memchr`; the buffers are `String`s fed from the validated text, so
+//! a dispatched event needs no second validation. `data` values are copied once, straight from the input into the data buffer —
 //! also when a line spans chunks — and the buffer becomes [`Event::data`] without another copy.
 //! Bytes that are not UTF-8 (and the up to three bytes of a character split across chunks, until the
 //! next chunk completes it) stand in the buffers as one `?` each, so buffer lengths, and with them
@@ -389,7 +389,7 @@ impl Decoder {
             }) => {
                 // Valid up to a character that the next chunk completes.
                 let (head, tail) = bytes.split_at(valid_up_to);
-                if let Ok(text) = std::str::from_utf8(head) {
+                if let Ok(text) = validate_utf8(head) {
                     self.text(text);
                 }
                 self.split_char_start(tail);
@@ -827,6 +827,15 @@ struct Utf8Fault {
     error_len: Option<usize>,
 }
 
+impl From<std::str::Utf8Error> for Utf8Fault {
+    fn from(e: std::str::Utf8Error) -> Self {
+        Utf8Fault {
+            valid_up_to: e.valid_up_to(),
+            error_len: e.error_len(),
+        }
+    }
+}
+
 /// Validates one chunk. Native builds use `simdutf8`'s std-compatible validator (SIMD; the same
 /// verdict and error position as `str::from_utf8`, and most of the decoder's time is this check);
 /// wasm builds use `core`'s, which the package links anyway.
@@ -840,10 +849,7 @@ fn validate_utf8(bytes: &[u8]) -> Result<&str, Utf8Fault> {
 
 #[cfg(target_family = "wasm")]
 fn validate_utf8(bytes: &[u8]) -> Result<&str, Utf8Fault> {
-    std::str::from_utf8(bytes).map_err(|e| Utf8Fault {
-        valid_up_to: e.valid_up_to(),
-        error_len: e.error_len(),
-    })
+    std::str::from_utf8(bytes).map_err(Utf8Fault::from)
 }
 
 /// A line split into field name and value (WHATWG § 9.2.6: "If the line contains a U+003A COLON
@@ -1237,10 +1243,7 @@ mod tests {
                 let bad = PIECES[2 + rng.below(PIECES.len() - 2)];
                 input.splice(at..at, bad.iter().copied());
             }
-            let want = std::str::from_utf8(&input).map_err(|e| Utf8Fault {
-                valid_up_to: e.valid_up_to(),
-                error_len: e.error_len(),
-            });
+            let want = std::str::from_utf8(&input).map_err(Utf8Fault::from);
             assert_eq!(validate_utf8(&input), want, "input {input:?}");
         }
     }

@@ -40,16 +40,7 @@ fi
 suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
 # ---- build the nodejs package when missing or stale --------------------------------------------
-wasm="$root/pkg/nodejs/mcp_edge_bg.wasm"
-if [ ! -f "$wasm" ] || [ ! -f "$root/pkg/nodejs/mcp_edge.js" ] \
-  || [ -n "$(find "$root/src" "$root/Cargo.toml" "$root/Cargo.lock" -newer "$wasm" -print -quit)" ]; then
-  command -v wasm-pack >/dev/null || { echo "run.sh: wasm-pack not found (cargo install wasm-pack --locked)" >&2; exit 1; }
-  echo "building pkg/nodejs (wasm-pack, release)"
-  (cd "$root" && wasm-pack --log-level warn build --release --target nodejs --out-dir pkg/nodejs)
-  bash "$root/tests/tools/wasm-opt.sh" "$wasm"
-else
-  echo "pkg/nodejs up to date"
-fi
+"$root/tests/tools/build-nodejs-pkg.sh" >/dev/null
 
 # ---- run both requirement sets, then the 2025-03-26 back-compat suite -------------------------
 out="$root/target/conformance"

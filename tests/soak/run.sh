@@ -24,13 +24,7 @@ out_dir="${SOAK_OUT:-$root/target/soak}"
 mkdir -p "$out_dir"
 
 # 1. Packages, rebuilt when a source is newer.
-wasm=pkg/nodejs/mcp_edge_bg.wasm
-if [ ! -f "$wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
-  echo "== building pkg/nodejs (wasm-pack build --release --target nodejs)" >&2
-  wasm-pack --log-level warn build --release --target nodejs --out-dir pkg/nodejs >&2
-  bash tests/tools/wasm-opt.sh "$wasm"
-  touch "$wasm"
-fi
+tests/tools/build-nodejs-pkg.sh >/dev/null
 if [ "$browser_calls" -gt 0 ]; then
   tests/demo/build-web.sh
   # playwright-core exactly as tests/browser locks it (Debian's Chromium, no browser download).

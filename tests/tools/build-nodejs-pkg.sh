@@ -4,7 +4,7 @@
 #   build-nodejs-pkg.sh          the full build (default features) into pkg/nodejs
 #   build-nodejs-pkg.sh client   the client build (--no-default-features: McpClient without the
 #                                pool, the adapters and the validator) into pkg/nodejs-client
-# Used by the stages that run the package in Node (types, auth_e2e).
+# Used by the stages that run the package in Node (types, auth_e2e, soak, conformance, component).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -15,7 +15,7 @@ case "${1:-full}" in
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 pkg="$root/$out"
-if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
+if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ ! -f "$pkg/mcp_edge.js" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "wasm-pack missing (bash tests/tools/install.sh)" >&2; exit 1; }
   echo "building $out (wasm-pack build --release --target nodejs ${cargo_args[*]})" >&2
   wasm-pack --log-level warn build --release --target nodejs --out-dir "$out" "${cargo_args[@]}" >&2
