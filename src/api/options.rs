@@ -288,7 +288,7 @@ impl ConnectOptions {
             cfg.max_total_timeout_ms = Some(t);
         }
         let mut headers = self.headers.clone();
-        headers.sort_unstable();
+        crate::proto::order::sort_by_str(&mut headers, |h| &h.0);
         cfg.headers = headers;
         if let Some(info) = &self.client_info {
             cfg.client_info = info.clone();

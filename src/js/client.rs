@@ -3,10 +3,9 @@
 
 use crate::proto::vec_map::VecMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -30,7 +29,8 @@ const SAVED_AT: &str = "savedAt";
 #[wasm_bindgen(skip_typescript)]
 pub struct McpClient {
     client: Client,
-    tools: Rc<RefCell<HashMap<String, Value>>>,
+    /// By name (a `serde_json` map: the package already carries its code for every JSON object).
+    tools: Rc<RefCell<Map<String, Value>>>,
 }
 
 /// The Rust connect options from the JS ones (a fresh traffic observer each time).
@@ -367,7 +367,7 @@ impl McpClient {
             .map_err(|e| error_to_js(&e))?;
         Ok(McpClient {
             client,
-            tools: Rc::new(RefCell::new(HashMap::new())),
+            tools: Rc::new(RefCell::new(Map::new())),
         })
     }
 
@@ -397,7 +397,7 @@ impl McpClient {
         session.auth = super::auth::auth_config(&options)?;
         let value = from_js(&snapshot)?;
         let saved_at = value.get(SAVED_AT).and_then(Value::as_f64);
-        let mut snap: crate::proto::session::SessionSnapshot = serde_json::from_value(value)
+        let mut snap = crate::proto::session::SessionSnapshot::from_json(&value)
             .map_err(|e| invalid_argument(&format!("not a snapshot: {e}")))?;
         if let Some(saved_at) = saved_at {
             age_cache(&mut snap, (js_sys::Date::now() - saved_at).max(0.0) as u64);
@@ -406,7 +406,7 @@ impl McpClient {
         let client = Client::restore(opts, snap).map_err(|e| error_to_js(&e))?;
         Ok(McpClient {
             client,
-            tools: Rc::new(RefCell::new(HashMap::new())),
+            tools: Rc::new(RefCell::new(Map::new())),
         })
     }
 
@@ -414,8 +414,8 @@ impl McpClient {
     /// last event id, cached lists with the time they have left. Store it; `McpClient.restore`
     /// takes it back.
     pub fn snapshot(&self) -> JsValue {
-        match serde_json::to_value(self.client.snapshot()) {
-            Ok(Value::Object(mut m)) => {
+        match self.client.snapshot().to_json() {
+            Value::Object(mut m) => {
                 // The session clock is per isolate; the wall clock lets `restore` age the cache.
                 m.insert(SAVED_AT.into(), json!(js_sys::Date::now()));
                 to_js(&Value::Object(m))

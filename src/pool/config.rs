@@ -207,7 +207,7 @@ impl PoolConfig {
                 })
             }
         }
-        servers.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        crate::proto::order::sort_by_str(&mut servers, |s| &s.name);
         let other = top
             .iter()
             .filter(|(k, _)| k.as_str() != "mcpServers")
@@ -628,7 +628,7 @@ fn parse_server(
                 Some(_) => return Err(field_err(name, "args", "must be an array of strings")),
             };
             let mut env = string_map(name, obj, "env", vars)?;
-            env.sort_unstable();
+            crate::proto::order::sort_by(&mut env, Ord::cmp);
             Transport::Stdio { command, args, env }
         }
     };

@@ -98,7 +98,7 @@ impl fmt::Display for HeaderError {
 impl std::error::Error for HeaderError {}
 
 /// The JSON Schema type an annotated property declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamType {
     /// `"type": "string"`: sent as is.
     String,
@@ -109,7 +109,7 @@ pub enum ParamType {
 }
 
 /// One `x-mcp-header` designation.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamHeader {
     /// The `{Name}` part as the schema gives it.
     pub name: String,
@@ -119,7 +119,40 @@ pub struct ParamHeader {
     pub kind: ParamType,
 }
 
+impl ParamType {
+    /// The name a session snapshot stores (`"String"`, `"Integer"`, `"Boolean"`).
+    fn as_str(self) -> &'static str {
+        match self {
+            ParamType::String => "String",
+            ParamType::Integer => "Integer",
+            ParamType::Boolean => "Boolean",
+        }
+    }
+}
+
 impl ParamHeader {
+    /// As a session snapshot stores it: `{"name", "path", "kind"}`.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({ "name": self.name, "path": self.path, "kind": self.kind.as_str() })
+    }
+
+    /// Reads [`ParamHeader::to_json`]'s format; `None` when a member is missing or mistyped.
+    pub fn from_json(v: &Value) -> Option<ParamHeader> {
+        let kind = v.get("kind")?.as_str()?;
+        Some(ParamHeader {
+            name: v.get("name")?.as_str()?.to_string(),
+            path: v
+                .get("path")?
+                .as_array()?
+                .iter()
+                .map(|p| p.as_str().map(str::to_string))
+                .collect::<Option<_>>()?,
+            kind: [ParamType::String, ParamType::Integer, ParamType::Boolean]
+                .into_iter()
+                .find(|t| t.as_str() == kind)?,
+        })
+    }
+
     /// The full header name, `mcp-param-{name}` in lowercase (header names are case-insensitive,
     /// `streamable-http` "Case Sensitivity"; [`ParamHeader::name`] keeps the schema's spelling).
     pub fn header_name(&self) -> String {

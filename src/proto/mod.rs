@@ -9,6 +9,7 @@ pub mod headers;
 pub mod http;
 pub mod jsonrpc;
 pub mod ndjson;
+pub(crate) mod order;
 pub mod session;
 pub mod sse;
 pub(crate) mod vec_map;

@@ -112,7 +112,9 @@ pub fn export_tools<'a>(
     format: ExportFormat,
 ) -> Vec<Value> {
     let mut v: Vec<&AdaptedTool> = tools.into_iter().collect();
-    v.sort_unstable_by(|a, b| (&a.server, &a.tool).cmp(&(&b.server, &b.tool)));
+    crate::proto::order::sort_by(&mut v, |a, b| {
+        (&a.server, &a.tool).cmp(&(&b.server, &b.tool))
+    });
     v.into_iter().map(|t| export_tool(t, format)).collect()
 }
 

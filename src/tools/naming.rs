@@ -121,14 +121,14 @@ impl NameMap {
         let mut map = NameMap::default();
         let mut losers = Vec::new();
         for (name, mut members) in groups {
-            members.sort_unstable();
+            crate::proto::order::sort_by(&mut members, Ord::cmp);
             let mut it = members.into_iter();
             if let Some((_, s, t)) = it.next() {
                 map.insert(name.clone(), s, t);
             }
             losers.extend(it.map(|(_, s, t)| (name.clone(), s, t)));
         }
-        losers.sort_unstable_by(|a, b| (a.1, a.2).cmp(&(b.1, b.2)));
+        crate::proto::order::sort_by(&mut losers, |a, b| (a.1, a.2).cmp(&(b.1, b.2)));
         for (base, s, t) in losers {
             // A few salted hashes; should all be taken (never in practice), a counter suffix:
             // distinct counters give distinct names and only finitely many names are taken, so

@@ -50,7 +50,7 @@ pub fn canonical_json(v: &Value) -> String {
         match v {
             Value::Object(m) => {
                 let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort_unstable();
+                crate::proto::order::sort_by_str(&mut keys, |k| k);
                 let mut out = Map::new();
                 for k in keys {
                     out.insert(k.clone(), sorted(&m[k]));

@@ -206,7 +206,9 @@ impl<S: PinStore> ToolRegistry<S> {
     /// `{name, server, tool, title, category, hintedCategory, hints, autoApprove}`.
     pub fn tool_info(&self) -> Vec<Value> {
         let mut v: Vec<&AdaptedTool> = self.adapted.values().collect();
-        v.sort_unstable_by(|a, b| (&a.server, &a.tool).cmp(&(&b.server, &b.tool)));
+        crate::proto::order::sort_by(&mut v, |a, b| {
+            (&a.server, &a.tool).cmp(&(&b.server, &b.tool))
+        });
         v.into_iter().map(super::export::trust_of).collect()
     }
 

@@ -46,7 +46,7 @@ pub fn key(method: &str, params: &Map<String, Value>) -> Option<String> {
     }
     let mut canonical = Map::new();
     let mut names: Vec<&String> = params.keys().filter(|k| *k != "_meta").collect();
-    names.sort_unstable();
+    crate::proto::order::sort_by_str(&mut names, |k| k);
     for k in names {
         canonical.insert(k.clone(), sorted(&params[k]));
     }
@@ -57,7 +57,7 @@ fn sorted(v: &Value) -> Value {
     match v {
         Value::Object(o) => {
             let mut names: Vec<&String> = o.keys().collect();
-            names.sort_unstable();
+            crate::proto::order::sort_by_str(&mut names, |k| k);
             Value::Object(
                 names
                     .into_iter()
@@ -154,7 +154,7 @@ impl ResultCache {
             .filter(|(_, e)| e.expires_at > now)
             .map(|(k, e)| (k.clone(), e.value.clone(), e.expires_at - now, e.private))
             .collect();
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        crate::proto::order::sort_by_str(&mut out, |e| &e.0);
         out
     }
 

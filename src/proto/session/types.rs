@@ -40,6 +40,15 @@ impl Era {
             Era::Legacy => "legacy",
         }
     }
+
+    /// The era [`Era::as_str`] spells `s`.
+    pub fn parse(s: &str) -> Option<Era> {
+        match s {
+            "modern" => Some(Era::Modern),
+            "legacy" => Some(Era::Legacy),
+            _ => None,
+        }
+    }
 }
 
 /// What the client asks for at connect time.
@@ -267,9 +276,9 @@ pub struct RequestOptions {
     pub idempotent: bool,
 }
 
-/// What the server told us about itself.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// What the server told us about itself. Its JSON (serde's and [`ServerInfo::to_json`]'s) has
+/// camelCase members and the era as `"modern"` / `"legacy"`.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ServerInfo {
     /// The era in use.
     pub era: Era,
@@ -286,10 +295,46 @@ pub struct ServerInfo {
 }
 
 impl ServerInfo {
-    /// As plain JSON (camelCase, era as `"modern"` / `"legacy"`): the connect op's result and the
-    /// JS surface's shape.
+    /// As plain JSON: the connect op's result, the JS surface's shape and a snapshot's `server`.
     pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
+        serde_json::json!({
+            "era": self.era.as_str(),
+            "protocolVersion": self.protocol_version,
+            "serverInfo": self.server_info,
+            "capabilities": self.capabilities,
+            "instructions": self.instructions,
+            "supportedVersions": self.supported_versions,
+        })
+    }
+
+    /// Reads [`ServerInfo::to_json`]'s format (`serverInfo` and `instructions` may be absent or
+    /// `null`); `None` when a member is missing or mistyped.
+    pub fn from_json(v: &Value) -> Option<ServerInfo> {
+        Some(ServerInfo {
+            era: Era::parse(v.get("era")?.as_str()?)?,
+            protocol_version: crate::proto::auth::metadata::string(v, "protocolVersion")?,
+            server_info: v.get("serverInfo").filter(|x| !x.is_null()).cloned(),
+            capabilities: v.get("capabilities")?.clone(),
+            instructions: match v.get("instructions") {
+                None | Some(Value::Null) => None,
+                Some(i) => Some(i.as_str()?.to_string()),
+            },
+            supported_versions: super::snapshot::string_list(v.get("supportedVersions"))?,
+        })
+    }
+}
+
+impl serde::Serialize for ServerInfo {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ServerInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        Self::from_json(&Value::deserialize(d)?)
+            .ok_or_else(|| D::Error::custom("not a server info object"))
     }
 }
 
