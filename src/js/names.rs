@@ -7,13 +7,25 @@ use wasm_bindgen::prelude::*;
 use super::convert::{from_js, invalid_argument, to_js};
 use crate::tools::naming::NameMap;
 
+/// One `[server, tool]` pair of strings.
+fn pair(v: &Value) -> Option<(String, String)> {
+    match v.as_array()?.as_slice() {
+        [s, t] => Some((s.as_str()?.to_string(), t.as_str()?.to_string())),
+        _ => None,
+    }
+}
+
 /// `toolNames([[server, tool], ...])`: the `mcp__<server>__<tool>` name of each pair, in the
 /// order given, as `McpPool` names that set of pairs (normalised, at most 64 characters,
 /// collision-free over the set).
 #[wasm_bindgen(js_name = toolNames, skip_typescript)]
 pub fn tool_names(pairs: JsValue) -> Result<JsValue, JsValue> {
-    let pairs: Vec<(String, String)> = serde_json::from_value(from_js(&pairs)?)
-        .map_err(|_| invalid_argument("toolNames takes an array of [server, tool] string pairs"))?;
+    let pairs: Vec<(String, String)> = from_js(&pairs)?
+        .as_array()
+        .and_then(|a| a.iter().map(pair).collect())
+        .ok_or_else(|| {
+            invalid_argument("toolNames takes an array of [server, tool] string pairs")
+        })?;
     let map = NameMap::build(pairs.iter().map(|(s, t)| (s.as_str(), t.as_str())));
     let names = pairs
         .iter()

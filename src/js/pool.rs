@@ -2,6 +2,8 @@
 //! ([`crate::pool::PoolDriver`], shared with the Rust `McpPool`); this file only converts JS
 //! options, events and results.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -13,6 +15,7 @@ use crate::client::ClientOptions;
 use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
 use crate::pool::{Policy, PoolDriver, PoolError, Vars};
 use crate::proto::session::{ListKind, SessionConfig};
+use crate::tools::pinning::MemoryPinStore;
 use crate::tools::ExportFormat;
 
 /// The JS pool's client options: the constructor's options object, read again for every
@@ -68,11 +71,19 @@ pub struct McpPool {
     driver: PoolDriver<FetchHost<JsClients>>,
 }
 
+/// An object whose members are all strings (read by hand: serde's derived readers for the
+/// map types would cost the package more than the rest of this file).
+fn string_map(v: &Value) -> Option<BTreeMap<String, String>> {
+    v.as_object()?
+        .iter()
+        .map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+        .collect()
+}
+
 fn parse_vars(options: &JsValue) -> Result<Vars, JsValue> {
     match from_js(&get(options, "vars"))? {
         Value::Null => Ok(Vars::new()),
-        v => serde_json::from_value(v)
-            .map_err(|_| invalid_argument("vars must map names to strings")),
+        v => string_map(&v).ok_or_else(|| invalid_argument("vars must map names to strings")),
     }
 }
 
@@ -109,10 +120,20 @@ impl McpPool {
         match from_js(&get(&options, "pins"))? {
             Value::Null => {}
             p => {
-                let pins = serde_json::from_value(json!({ "pins": p })).map_err(|_| {
-                    invalid_argument("pins must map server names to {tool: fingerprint} objects")
-                })?;
-                o = o.pins(pins);
+                let pins = p
+                    .as_object()
+                    .and_then(|servers| {
+                        servers
+                            .iter()
+                            .map(|(server, tools)| Some((server.clone(), string_map(tools)?)))
+                            .collect::<Option<_>>()
+                    })
+                    .ok_or_else(|| {
+                        invalid_argument(
+                            "pins must map server names to {tool: fingerprint} objects",
+                        )
+                    })?;
+                o = o.pins(MemoryPinStore { pins });
             }
         }
         match from_js(&get(&options, "policy"))? {

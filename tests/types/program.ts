@@ -555,6 +555,7 @@ async function pool(): Promise<void> {
   check(named[0] === "mcp__everything__echo" && mcpTools.some((t) => t.name === named[1]), `${where}: toolNames agrees with the pool (${named.join(", ")})`);
   check(named[2].length <= 64, `${where}: toolNames stays within 64 characters`);
   await rejection(`${where} toolNames (not pairs)`, () => api.toolNames([["only-one"]] as unknown as [string, string][]));
+  await rejection(`${where} toolNames (not strings)`, () => api.toolNames([["s", 7]] as unknown as [string, string][]));
 
   const first = p.instructions();
   observe("ReturnType<M.McpPool['instructions']>", `${where} instructions`, first);
@@ -603,6 +604,9 @@ async function pool(): Promise<void> {
   check(unknownTool === "UNKNOWN_TOOL", `${where}: acceptTool of an unknown name is UNKNOWN_TOOL (got ${unknownTool})`);
   await rejection(`${where} constructor (bad policy)`, () => new api.McpPool(config, { policy: { denied: [{ serverPort: 1 }] } as unknown as M.PoolOptions["policy"] }));
   await rejection(`${where} constructor (bad config)`, () => new api.McpPool({ mcpServers: [] } as unknown as M.PoolConfig));
+  await rejection(`${where} constructor (a var not a string)`, () => new api.McpPool(config, { vars: { PY: 1 } } as unknown as M.PoolOptions));
+  await rejection(`${where} constructor (a pin not a string)`, () => new api.McpPool(config, { pins: { py: { echo: 7 } } } as unknown as M.PoolOptions));
+  await rejection(`${where} constructor (pins not by server)`, () => new api.McpPool(config, { pins: ["py"] } as unknown as M.PoolOptions));
 
   await p.close();
   p.free();
