@@ -569,6 +569,13 @@ fn progress_resets_the_inactivity_timeout_but_not_the_total() {
         .filter(|e| matches!(e, Event::Progress { .. }))
         .count();
     assert_eq!(n, 3);
+    assert!(
+        p.events
+            .iter()
+            .any(|e| matches!(e, Event::Diagnostic { message }
+            if message == "ignored non-increasing progress 2")),
+        "the ignored value is named as the server wrote it"
+    );
 }
 
 #[test]

@@ -9,7 +9,7 @@ use crate::proto::session::ProtocolError;
 /// JSON value -> plain JS value (through `JSON.parse`: objects, not `Map`s, and no generic
 /// serializer code in the module).
 pub fn to_js(v: &Value) -> JsValue {
-    js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
+    js_sys::JSON::parse(&crate::proto::jsonrpc::json_text(v)).unwrap_or(JsValue::NULL)
 }
 
 /// JS value -> JSON value (`undefined` -> `null`), through `JSON.stringify`.

@@ -25,6 +25,7 @@
 //! literal. `NAME` is `[A-Za-z_][A-Za-z0-9_]*`; defaults are literal (no nested expansion). An
 //! undefined variable fails that server only, with an error naming server, field and variable —
 //! never a value.
+use crate::proto::jsonrpc::json_text;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -91,7 +92,7 @@ impl ServerConfig {
             Transport::Stdio { command, args, .. } => {
                 let mut v = vec![Value::String(command.clone())];
                 v.extend(args.iter().cloned().map(Value::String));
-                format!("cmd:{}", Value::Array(v))
+                format!("cmd:{}", json_text(&Value::Array(v)))
             }
         }
     }

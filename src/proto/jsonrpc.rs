@@ -9,6 +9,14 @@
 use serde_json::{Map, Value};
 use std::fmt;
 
+/// `v` as compact JSON text. The crate's one way to write JSON: `Value`'s `Display` would link a
+/// second copy of the writer (through `fmt`, plus the pretty printer for `{:#}`) and write
+/// through the formatter piece by piece.
+pub fn json_text(v: &Value) -> String {
+    // Writing a `Value` cannot fail: its map keys are strings.
+    serde_json::to_string(v).unwrap_or_default()
+}
+
 /// A JSON-RPC request id. MCP forbids `null` ids on requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RequestId {
@@ -308,7 +316,7 @@ impl Message {
 
     /// Encodes the message as compact JSON text.
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        json_text(&self.to_value())
     }
 
     /// The method, for requests and notifications.

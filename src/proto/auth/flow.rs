@@ -47,6 +47,7 @@ use super::scope;
 use super::secret::{constant_time_eq, Secret};
 use super::uri::{self, Form};
 use crate::proto::http::{HttpRequest, Method, RequestExtras};
+use crate::proto::jsonrpc::json_text;
 
 /// Identifies one request of the authorizer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1434,7 +1435,7 @@ impl Authorizer {
                 ("content-type".into(), "application/json".into()),
                 ("accept".into(), "application/json".into()),
             ],
-            body: Some(body.to_string()),
+            body: Some(json_text(&body)),
             extras: RequestExtras {
                 oauth: true,
                 ..RequestExtras::default()

@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 
 use super::secret::Secret;
 use super::uri;
+use crate::proto::jsonrpc::json_text;
 
 /// base64url without padding (RFC 4648 § 5).
 pub fn b64url(bytes: &[u8]) -> String {
@@ -77,9 +78,9 @@ pub fn jwk_thumbprint(jwk: &Value) -> Option<String> {
         if i > 0 {
             json.push(',');
         }
-        json.push_str(&Value::from(*m).to_string());
+        json.push_str(&json_text(&Value::from(*m)));
         json.push(':');
-        json.push_str(&Value::from(v).to_string());
+        json.push_str(&json_text(&Value::from(v)));
     }
     json.push('}');
     Some(b64url(&sha256(json.as_bytes())))
@@ -211,8 +212,8 @@ impl ProofSpec {
         };
         format!(
             "{}.{}",
-            b64url(Value::Object(header).to_string().as_bytes()),
-            b64url(Value::Object(claims).to_string().as_bytes())
+            b64url(json_text(&Value::Object(header)).as_bytes()),
+            b64url(json_text(&Value::Object(claims)).as_bytes())
         )
     }
 

@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use super::metadata::{ClientAuthMethod, ServerMetadata};
 use super::secret::Secret;
+use crate::proto::jsonrpc::json_text;
 
 /// Storage keys.
 pub mod keys {
@@ -340,7 +341,7 @@ impl StoredMetadata {
 /// Serialises a record for storage. The text holds secrets: it goes to the host's store and
 /// nowhere else.
 pub fn to_stored<T: Record>(record: &T) -> Secret {
-    Secret::new(record.to_json().to_string())
+    Secret::new(json_text(&record.to_json()))
 }
 
 /// Reads a stored record; `None` when absent or unreadable (an unreadable record is treated as

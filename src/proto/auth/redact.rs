@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::secret::REDACTED;
 use super::uri;
+use crate::proto::jsonrpc::json_text;
 
 /// Header names whose values are credentials (lowercase).
 pub const SECRET_HEADERS: [&str; 6] = [
@@ -99,7 +100,7 @@ pub fn body(text: &str) -> String {
     match serde_json::from_str::<Value>(text) {
         Ok(mut v) if v.is_object() || v.is_array() => {
             json(&mut v);
-            v.to_string()
+            json_text(&v)
         }
         _ if text.contains('=') && !text.contains(' ') => form_text(text),
         _ => text.to_string(),

@@ -3,6 +3,7 @@
 //! The key is the method plus every result-affecting param (the cursor included; `_meta` excluded).
 //! Requests carrying `inputResponses` or `requestState` are never cached.
 
+use crate::proto::jsonrpc::json_text;
 use crate::proto::vec_map::VecMap;
 use serde_json::{Map, Value};
 
@@ -50,7 +51,10 @@ pub fn key(method: &str, params: &Map<String, Value>) -> Option<String> {
     for k in names {
         canonical.insert(k.clone(), sorted(&params[k]));
     }
-    Some(format!("{method}\u{0}{}", Value::Object(canonical)))
+    Some(format!(
+        "{method}\u{0}{}",
+        json_text(&Value::Object(canonical))
+    ))
 }
 
 fn sorted(v: &Value) -> Value {
@@ -99,7 +103,7 @@ impl ResultCache {
         }
         self.entries.remove(&key);
         self.entries.retain(|_, e| e.expires_at > now);
-        let bytes = result.to_string().len();
+        let bytes = json_text(result).len();
         if bytes > MAX_BYTES {
             return;
         }
@@ -162,7 +166,7 @@ impl ResultCache {
     pub fn import(&mut self, entries: Vec<(String, Value, u64, bool)>, now: u64) {
         let mut total = self.bytes();
         for (key, value, remaining, private) in entries.into_iter().take(MAX_ENTRIES) {
-            let bytes = value.to_string().len();
+            let bytes = json_text(&value).len();
             if total + bytes > MAX_BYTES {
                 continue;
             }

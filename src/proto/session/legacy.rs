@@ -135,7 +135,12 @@ impl Session {
                 };
                 if o.last_progress.is_some_and(|p| progress <= p) {
                     self.events.push_back(Event::Diagnostic {
-                        message: format!("ignored non-increasing progress {progress}"),
+                        // The number as the server wrote it: formatting the `f64` would
+                        // link `core`'s float printer (15 KB of wasm) for this one message.
+                        message: format!(
+                            "ignored non-increasing progress {}",
+                            crate::proto::jsonrpc::json_text(&params["progress"])
+                        ),
                     });
                     return;
                 }
