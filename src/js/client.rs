@@ -8,10 +8,10 @@ use std::rc::Rc;
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{
-    error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, to_js,
+    error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, promise, to_js,
 };
 use super::glue;
 use crate::api::{
@@ -375,7 +375,7 @@ impl McpClient {
     /// signed in. The tokens go to the auth storage, where `connect` finds them.
     #[wasm_bindgen(js_name = signIn)]
     pub fn sign_in(url: String, options: JsValue) -> js_sys::Promise {
-        future_to_promise(authorize(url, None, options))
+        promise(authorize(url, None, options))
     }
 
     /// Finishes a sign-in from the callback URL (for hosts where the sign-in started elsewhere: a
@@ -387,7 +387,7 @@ impl McpClient {
         callback: String,
         options: JsValue,
     ) -> js_sys::Promise {
-        future_to_promise(authorize(url, Some(callback), options))
+        promise(authorize(url, Some(callback), options))
     }
 
     /// Rebuilds a connected client from `snapshot()` output without any request (for hosts that
@@ -492,7 +492,7 @@ impl McpClient {
     pub fn list_tools(&self, options: JsValue) -> js_sys::Promise {
         let client = self.client.clone();
         let tools = self.tools.clone();
-        future_to_promise(async move {
+        promise(async move {
             let timeout_ms = get_ms(&options, "timeoutMs")?;
             let v = client
                 .list_all(
@@ -521,7 +521,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = callTool)]
     pub fn call_tool(&self, name: String, args: JsValue, options: JsValue) -> js_sys::Promise {
         let client = self.client.clone();
-        future_to_promise(async move {
+        promise(async move {
             let arguments = match from_js(&args)? {
                 Value::Null => json!({}),
                 v @ Value::Object(_) => v,
@@ -556,7 +556,7 @@ impl McpClient {
 
     fn list(&self, kind: ListKind) -> js_sys::Promise {
         let client = self.client.clone();
-        future_to_promise(async move {
+        promise(async move {
             let v = client
                 .list_all(kind, RequestOptions::default())
                 .await
@@ -575,7 +575,7 @@ impl McpClient {
     #[wasm_bindgen(js_name = getPrompt)]
     pub fn get_prompt(&self, name: String, args: JsValue, options: JsValue) -> js_sys::Promise {
         let client = self.client.clone();
-        future_to_promise(async move {
+        promise(async move {
             let mut params = json!({"name": name});
             let a = from_js(&args)?;
             if !a.is_null() {
@@ -594,7 +594,7 @@ impl McpClient {
         context: JsValue,
     ) -> js_sys::Promise {
         let client = self.client.clone();
-        future_to_promise(async move {
+        promise(async move {
             let mut params = json!({"ref": from_js(&reference)?, "argument": from_js(&argument)?});
             let c = from_js(&context)?;
             if !c.is_null() {
@@ -611,7 +611,7 @@ impl McpClient {
     /// Any request by method name (escape hatch for methods without a helper).
     pub fn request(&self, method: String, params: JsValue, options: JsValue) -> js_sys::Promise {
         let client = self.client.clone();
-        future_to_promise(async move {
+        promise(async move {
             let params = from_js(&params)?;
             let v = run(client, &method, params, call_options(&options)?).await?;
             Ok(to_js(&v))
@@ -620,7 +620,7 @@ impl McpClient {
 
     fn generic(&self, method: &'static str, params: Value, options: JsValue) -> js_sys::Promise {
         let client = self.client.clone();
-        future_to_promise(async move {
+        promise(async move {
             let v = run(client, method, params, call_options(&options)?).await?;
             Ok(to_js(&v))
         })
@@ -632,7 +632,7 @@ impl McpClient {
     /// 2025 era: the GET stream carries them; resolves at once.
     pub fn subscribe(&self, filter: JsValue, options: JsValue) -> js_sys::Promise {
         let client = self.client.clone();
-        future_to_promise(async move {
+        promise(async move {
             let filter = from_js(&filter)?;
             let opts = call_options(&options)?;
             let pending = client.listen(filter);
@@ -663,7 +663,7 @@ impl McpClient {
     /// Closes the session (2025 era: DELETE). Running calls fail with code `CLOSED`.
     pub fn close(&self) -> js_sys::Promise {
         let client = self.client.clone();
-        future_to_promise(async move {
+        promise(async move {
             client.close().await.map_err(|e| error_to_js(&e))?;
             Ok(JsValue::UNDEFINED)
         })
@@ -693,7 +693,7 @@ impl NotificationStream {
     #[wasm_bindgen(js_name = nextItem)]
     pub fn next_item(&self) -> js_sys::Promise {
         let next = self.reader.next();
-        future_to_promise(async move {
+        promise(async move {
             Ok(match next.await {
                 Some(Notice::Event(e)) => to_js(&event_to_js(&e)),
                 Some(Notice::Gap { dropped }) => to_js(&json!({"type": "gap", "dropped": dropped})),

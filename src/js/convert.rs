@@ -6,6 +6,15 @@ use wasm_bindgen::prelude::*;
 use super::glue;
 use crate::proto::session::ProtocolError;
 
+/// Runs `f` as a JS promise. Every method's future goes through this one boxed type, so
+/// `wasm-bindgen-futures`' promise and task machinery is instantiated once, not per method.
+pub fn promise(
+    f: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
+) -> js_sys::Promise {
+    let f: crate::transport::LocalFuture<Result<JsValue, JsValue>> = Box::pin(f);
+    wasm_bindgen_futures::future_to_promise(f)
+}
+
 /// JSON value -> plain JS value (through `JSON.parse`: objects, not `Map`s, and no generic
 /// serializer code in the module).
 pub fn to_js(v: &Value) -> JsValue {

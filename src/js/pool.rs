@@ -6,10 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::client::{call_options, connect_options, session_config, CallOptions};
-use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, to_js};
+use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, promise, to_js};
 use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
 use crate::client::ClientOptions;
 use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
@@ -170,7 +169,7 @@ impl McpPool {
     #[wasm_bindgen(js_name = connectAll)]
     pub fn connect_all(&self) -> js_sys::Promise {
         let driver = self.driver.clone();
-        future_to_promise(async move {
+        promise(async move {
             let status = driver.connect_all().await;
             Ok(to_js(&serde_json::to_value(status).unwrap_or(Value::Null)))
         })
@@ -239,7 +238,7 @@ impl McpPool {
     /// result when there was one.
     pub fn call(&self, name: String, args: JsValue, options: JsValue) -> js_sys::Promise {
         let driver = self.driver.clone();
-        future_to_promise(async move {
+        promise(async move {
             let CallOptions {
                 options, listener, ..
             } = call_options(&options)?;
@@ -289,7 +288,7 @@ impl McpPool {
     /// Closes every client (2025 era: DELETE) and stops all timers.
     pub fn close(&self) -> js_sys::Promise {
         let driver = self.driver.clone();
-        future_to_promise(async move {
+        promise(async move {
             driver.close().await;
             Ok(JsValue::UNDEFINED)
         })
