@@ -164,6 +164,43 @@ fn tools_annotated_idempotent_or_read_only_are_reissued_with_a_new_id() {
 }
 
 #[test]
+fn a_tool_whose_hint_is_gone_from_a_later_list_is_not_sent_again() {
+    let calls = Rc::new(RefCell::new(Vec::new()));
+    let lists = Rc::new(RefCell::new(0));
+    let mut inner = breaking_server(calls.clone());
+    let seen = lists.clone();
+    let server = move |req: &HttpRequest| {
+        if method_of(req) == "tools/list" {
+            *seen.borrow_mut() += 1;
+            if *seen.borrow() > 1 {
+                // The server changed the tool: no longer read-only.
+                let tools =
+                    json!({"tools": [{"name": "lookup", "inputSchema": {"type": "object"}}]});
+                return Reply::result(&id_of(req), tools);
+            }
+        }
+        inner(req)
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    for _ in 0..2 {
+        let op = p
+            .session
+            .list_all(ListKind::Tools, RequestOptions::default(), p.now);
+        p.pump();
+        p.ok(op);
+    }
+    assert_eq!(*lists.borrow(), 2);
+    let op = call(&mut p, "lookup", false);
+    assert!(
+        matches!(p.err(op), ProtocolError::StreamDropped { .. }),
+        "{:?}",
+        p.err(op)
+    );
+    assert_eq!(*calls.borrow(), ["lookup"], "sent exactly once");
+}
+
+#[test]
 fn the_caller_may_declare_a_call_idempotent() {
     let calls = Rc::new(RefCell::new(Vec::new()));
     let mut p = Pair::new(cfg(), breaking_server(calls.clone()));

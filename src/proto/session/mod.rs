@@ -172,6 +172,20 @@ struct GetStream {
     reconnect_at: Option<u64>,
 }
 
+/// What the tool lists said about one tool (MCP 2026-07-28 `server/tools`; the `x-mcp-header`
+/// designations of `basic/transports/streamable-http`). One map of these instead of a map or set
+/// per fact: each hashed type instantiates its own table code.
+#[derive(Debug, Default)]
+struct ToolFacts {
+    /// Its `Mcp-Param-*` designations (empty: none).
+    headers: Vec<ParamHeader>,
+    /// Why its `x-mcp-header` annotations were refused: its calls fail without a request.
+    rejected: Option<HeaderError>,
+    /// Annotated `idempotentHint` or `readOnlyHint` in the last list: a second run does no harm,
+    /// so a broken stream may re-issue its calls.
+    repeatable: bool,
+}
+
 /// The client session state machine. See the module documentation for the call order.
 #[derive(Debug)]
 pub struct Session {
@@ -197,11 +211,8 @@ pub struct Session {
     aborts: VecDeque<ExchangeId>,
     events: VecDeque<Event>,
     cache: ResultCache,
-    tool_headers: HashMap<String, Vec<ParamHeader>>,
-    rejected_tools: HashMap<String, HeaderError>,
-    /// Tools whose annotations say a second run does no harm (`idempotentHint` or
-    /// `readOnlyHint`), from the last tool list: a broken stream may re-issue their calls.
-    repeatable_tools: HashSet<String>,
+    /// What the tool lists said about each tool, by name.
+    tools: HashMap<String, ToolFacts>,
     tools_listed: bool,
     get_stream: Option<GetStream>,
     /// 2025 era: the GET stream was given up after its reconnect budget (not refused by design).
@@ -255,9 +266,7 @@ impl Session {
             aborts: VecDeque::new(),
             events: VecDeque::new(),
             cache: ResultCache::default(),
-            tool_headers: HashMap::new(),
-            rejected_tools: HashMap::new(),
-            repeatable_tools: HashSet::new(),
+            tools: HashMap::new(),
             tools_listed: false,
             get_stream: None,
             stream_lost: false,

@@ -281,7 +281,7 @@ impl Session {
                         .and_then(Value::as_str)
                         .unwrap_or_default()
                         .to_string();
-                    if let Some(reason) = self.rejected_tools.get(&name) {
+                    if let Some(reason) = self.tools.get(&name).and_then(|t| t.rejected.as_ref()) {
                         let e = ProtocolError::ToolRejected {
                             name,
                             reason: reason.clone(),
@@ -416,10 +416,8 @@ impl Session {
                         .and_then(|p| p.get("name"))
                         .and_then(Value::as_str);
                     let args = r.params.as_ref().and_then(|p| p.get("arguments"));
-                    if let (Some(spec), Some(args)) =
-                        (name.and_then(|n| self.tool_headers.get(n)), args)
-                    {
-                        headers.extend(headers::param_header_values(spec, args));
+                    if let (Some(spec), Some(args)) = (name.and_then(|n| self.tools.get(n)), args) {
+                        headers.extend(headers::param_header_values(&spec.headers, args));
                     }
                 }
             }
@@ -697,12 +695,14 @@ impl Session {
         let items = std::mem::take(&mut st.items);
         if kind == ListKind::Tools {
             self.tools_listed = true;
-            self.repeatable_tools = items
-                .iter()
-                .filter(|t| safe_to_repeat(t))
-                .filter_map(|t| t.get("name").and_then(Value::as_str))
-                .map(str::to_string)
-                .collect();
+            for facts in self.tools.values_mut() {
+                facts.repeatable = false;
+            }
+            for tool in items.iter().filter(|t| safe_to_repeat(t)) {
+                if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                    self.tools.entry(name.to_string()).or_default().repeatable = true;
+                }
+            }
         }
         let mut out = Map::new();
         out.insert(kind.field().into(), Value::Array(items));
@@ -716,11 +716,7 @@ impl Session {
         };
         for tool in tools {
             if let Some(name) = tool.get("name").and_then(Value::as_str) {
-                if safe_to_repeat(tool) {
-                    self.repeatable_tools.insert(name.to_string());
-                } else {
-                    self.repeatable_tools.remove(name);
-                }
+                self.tools.entry(name.to_string()).or_default().repeatable = safe_to_repeat(tool);
             }
         }
     }
@@ -739,25 +735,20 @@ impl Session {
                 .unwrap_or_default()
                 .to_string();
             let schema = tool.get("inputSchema").cloned().unwrap_or(Value::Null);
-            match headers::param_headers(&schema) {
-                Ok(spec) => {
-                    self.rejected_tools.remove(&name);
-                    if spec.is_empty() {
-                        self.tool_headers.remove(&name);
-                    } else {
-                        self.tool_headers.insert(name, spec);
-                    }
-                    kept.push(tool);
-                }
-                Err(reason) => {
-                    self.events.push_back(Event::ToolRejected {
-                        name: name.clone(),
-                        reason: format!("{reason:?}"),
-                    });
-                    self.tool_headers.remove(&name);
-                    self.rejected_tools.insert(name, reason);
-                }
+            let verdict = headers::param_headers(&schema);
+            if let Err(reason) = &verdict {
+                self.events.push_back(Event::ToolRejected {
+                    name: name.clone(),
+                    reason: format!("{reason:?}"),
+                });
+            } else {
+                kept.push(tool);
             }
+            let facts = self.tools.entry(name).or_default();
+            (facts.headers, facts.rejected) = match verdict {
+                Ok(spec) => (spec, None),
+                Err(reason) => (Vec::new(), Some(reason)),
+            };
         }
         *tools = kept;
     }
@@ -938,7 +929,8 @@ impl Session {
                             .params
                             .get("name")
                             .and_then(Value::as_str)
-                            .is_some_and(|n| self.repeatable_tools.contains(n)))
+                            .and_then(|n| self.tools.get(n))
+                            .is_some_and(|t| t.repeatable))
             }
             _ => false,
         }

@@ -184,12 +184,18 @@ impl Session {
     /// The session's durable state at `now`.
     pub fn snapshot(&self, now: u64) -> SessionSnapshot {
         let mut tool_headers: Vec<_> = self
-            .tool_headers
+            .tools
             .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
+            .filter(|(_, t)| !t.headers.is_empty())
+            .map(|(k, t)| (k.clone(), t.headers.clone()))
             .collect();
         sort_by_str(&mut tool_headers, |e| &e.0);
-        let mut repeatable_tools: Vec<String> = self.repeatable_tools.iter().cloned().collect();
+        let mut repeatable_tools: Vec<String> = self
+            .tools
+            .iter()
+            .filter(|(_, t)| t.repeatable)
+            .map(|(k, _)| k.clone())
+            .collect();
         sort_by_str(&mut repeatable_tools, |t| t);
         SessionSnapshot {
             version: SNAPSHOT_VERSION,
@@ -240,9 +246,13 @@ impl Session {
         s.server = Some(server);
         s.session_id = snap.session_id;
         s.cache.import(snap.cache, now);
-        s.tool_headers = snap.tool_headers.into_iter().collect();
+        for (name, headers) in snap.tool_headers {
+            s.tools.entry(name).or_default().headers = headers;
+        }
+        for name in snap.repeatable_tools {
+            s.tools.entry(name).or_default().repeatable = true;
+        }
         s.tools_listed = snap.tools_listed;
-        s.repeatable_tools = snap.repeatable_tools.into_iter().collect();
         s.phase = Phase::Connected;
         s.last_now = now;
         if era == Era::Legacy && s.cfg.open_get_stream {
