@@ -193,7 +193,7 @@ function renderReport({ startedAt, loadBefore, loadAfter, sizes, samples, sdkVer
     rows.push(`| ${what} | ${era} | ${fmt(edge, digits)} ${unit} | ${fmt(sdk, digits)} ${unit} | ${Number.isFinite(ratio) ? ratio.toFixed(2) : "—"} | ${better} |`);
   };
   const med = (key, client, pick) => median(samples[key][client].map(pick));
-  row("bundle, client build, gzip -9 (wasm + JS glue and snippets vs minified ESM bundle)", "both", sizes.edge.gz / 1e3, sizes.sdk.gz / 1e3, "KB", false, 1);
+  row("bundle, client build, gzip -9 (wasm + minified JS glue and snippets vs minified ESM bundle)", "both", sizes.edge.gz / 1e3, sizes.sdk.gz / 1e3, "KB", false, 1);
   row("bundle, client build, uncompressed", "both", sizes.edge.raw / 1e3, sizes.sdk.raw / 1e3, "KB", false, 1);
   row("bundle, full build (+ pool, adapters, validator), gzip -9", "both", sizes.edgeFull.gz / 1e3, sizes.sdk.gz / 1e3, "KB", false, 1);
   for (const era of ERAS) {

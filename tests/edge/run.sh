@@ -37,7 +37,7 @@ if [ ! -f "$wasm" ] || [ -n "$(cd "$root" && find src Cargo.toml Cargo.lock -new
   command -v wasm-pack >/dev/null || { log "wasm-pack missing (cargo install wasm-pack --locked)"; exit 1; }
   log "building tests/edge/pkg (wasm-pack build --release --target web)"
   (cd "$root" && wasm-pack build --release --target web --out-dir tests/edge/pkg >&2)
-  bash "$root/tests/tools/wasm-opt.sh" "$wasm"
+  bash "$root/tests/tools/shrink-package.sh" "$here/pkg"
   touch "$wasm"
 fi
 

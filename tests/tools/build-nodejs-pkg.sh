@@ -19,7 +19,7 @@ if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ ! -f "$pkg/mcp_edge.js" ] || [ -n "$(fi
   command -v wasm-pack >/dev/null || { echo "wasm-pack missing (bash tests/tools/install.sh)" >&2; exit 1; }
   echo "building $out (wasm-pack build --release --target nodejs ${cargo_args[*]})" >&2
   wasm-pack --log-level warn build --release --target nodejs --out-dir "$out" "${cargo_args[@]}" >&2
-  bash tests/tools/wasm-opt.sh "$pkg/mcp_edge_bg.wasm"
+  bash tests/tools/shrink-package.sh "$pkg"
   touch "$pkg/mcp_edge_bg.wasm"
 fi
 echo "$pkg"

@@ -18,7 +18,7 @@ check_sections() {
 for target in web bundler nodejs; do
     out="pkg/$target"
     wasm-pack --log-level warn build --release --target "$target" --out-dir "$out"
-    bash tests/tools/wasm-opt.sh "$out/mcp_edge_bg.wasm"
+    bash tests/tools/shrink-package.sh "$out"
     name="$(node -p "require('./$out/package.json').name")"
     [[ "$name" == "mcp-edge" ]] || { echo "check FAILED: $target package is named $name"; exit 1; }
     for symbol in "class McpClient" "class McpPool" "interface McpError" "export function isMcpError"; do
@@ -52,15 +52,19 @@ size_line pkg/web "web, full build"
 
 # The client build: McpClient without the pool, the adapters and the validator.
 wasm-pack --log-level warn build --release --target web --out-dir pkg/web-client -- --no-default-features
-bash tests/tools/wasm-opt.sh pkg/web-client/mcp_edge_bg.wasm
+bash tests/tools/shrink-package.sh pkg/web-client
 dts=pkg/web-client/mcp_edge.d.ts
 grep -q "class McpClient" "$dts" || { echo "check FAILED: client build .d.ts lacks McpClient"; exit 1; }
 if grep -nE "class McpPool|function toolNames|interface PoolOptions" "$dts"; then
     echo "check FAILED: client build declares the pool"
     exit 1
 fi
-if grep -nE "^export (class|function) McpPool|^export function toolNames" pkg/web-client/mcp_edge.js; then
-    echo "check FAILED: client build exports the pool"
+# The module's exports as the JS engine sees them (the glue is minified: no grep on its text).
+exports="$(node --input-type=module -e 'const m = await import(process.argv[1]); console.log(Object.keys(m).sort().join(" "))' \
+    "file://$ROOT/pkg/web-client/mcp_edge.js")"
+[[ " $exports " == *" McpClient "* ]] || { echo "check FAILED: client build does not export McpClient ($exports)"; exit 1; }
+if [[ " $exports " == *" McpPool "* || " $exports " == *" toolNames "* ]]; then
+    echo "check FAILED: client build exports the pool ($exports)"
     exit 1
 fi
 check_sections "$dts" src/js/mcp-edge.d.ts || { echo "check FAILED: client build .d.ts lacks the client declarations"; exit 1; }

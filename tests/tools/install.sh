@@ -4,7 +4,7 @@
 #
 #   bash tests/tools/install.sh            # everything run-all.sh needs
 #   bash tests/tools/install.sh demo       # only what tests/demo.sh needs
-#   bash tests/tools/install.sh targets apt wasm-bindgen wasm-pack binaryen cargo-fuzz npm-demo curl   # pick steps
+#   bash tests/tools/install.sh targets apt wasm-bindgen wasm-pack binaryen esbuild cargo-fuzz npm-demo curl   # pick steps
 #
 # Only package registries are used (rustup targets, Debian apt, crates.io via `cargo install`, npm
 # with a committed lockfile into a local folder). Nothing is installed globally with npm.
@@ -141,10 +141,13 @@ install_npm_demo() { npm_local tests/demo; }
 # binaryen's wasm-opt (tests/tools/wasm-opt.sh runs it on every release package).
 install_binaryen() { npm_local tests/tools/binaryen; }
 
+# esbuild (tests/tools/shrink-package.sh minifies every release package's JS with it).
+install_esbuild() { npm_local tests/tools/esbuild; }
+
 main() {
     local steps=("$@")
     if ((${#steps[@]} == 0)); then
-        steps=(targets apt wasm-bindgen wasm-pack binaryen cargo-fuzz npm-demo)
+        steps=(targets apt wasm-bindgen wasm-pack binaryen esbuild cargo-fuzz npm-demo)
     fi
     local s
     for s in "${steps[@]}"; do
@@ -156,6 +159,7 @@ main() {
             cargo-fuzz) install_cargo_fuzz ;;
             npm-demo) install_npm_demo ;;
             binaryen) install_binaryen ;;
+            esbuild) install_esbuild ;;
             curl) install_curl ;;
             demo) install_curl && install_npm_demo ;;
             *)

@@ -12,7 +12,7 @@ if [ ! -f "$wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -pr
   command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
   echo "== building $out (wasm-pack build --release --target web)" >&2
   wasm-pack build --release --target web --out-dir "$out" >&2
-  bash tests/tools/wasm-opt.sh "$wasm"
+  bash tests/tools/shrink-package.sh "$out"
   touch "$wasm"
 fi
 echo "$root/$out"

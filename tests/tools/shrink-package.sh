@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Shrinks a wasm-pack package in place, as it ships: every script that builds a release package
+# runs this on it, so the tests run what a user gets.
+#   shrink-package.sh PKG_DIR...
+#
+# 1. The module: tests/tools/wasm-opt.sh (binaryen's wasm-opt, passes chosen by gzip -9 size).
+# 2. The JS (wasm-bindgen's glue and the inline-JS snippets under snippets/): esbuild's minifier,
+#    file by file (no bundling, so each file keeps its module format, imports and export names;
+#    the wasm imports are looked up by property name, which minifying keeps). esbuild is pinned in
+#    tests/tools/esbuild/package-lock.json and installed there by `install.sh esbuild`. Measured on
+#    the client build: glue 9,551 -> 5,637 bytes gzip -9, snippets 3,994 -> 2,676. Class and
+#    function names are not kept (`--keep-names` costs 1.1 KB gzip): nothing reads them except
+#    wasm-bindgen's debug formatting; `McpError` sets its `name` itself.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+bash "$root/tests/tools/install.sh" esbuild >&2
+esbuild="$root/tests/tools/esbuild/node_modules/.bin/esbuild"
+for pkg in "$@"; do
+  bash "$root/tests/tools/wasm-opt.sh" "$pkg/mcp_edge_bg.wasm"
+  while IFS= read -r js; do
+    before=$(stat -c %s "$js")
+    "$esbuild" "$js" --minify --charset=utf8 --log-level=error --outfile="$js.min"
+    mv "$js.min" "$js"
+    echo "minify: $js: $before -> $(stat -c %s "$js") bytes" >&2
+  done < <(find "$pkg" -name '*.js' -not -path '*/node_modules/*' -print | sort)
+done
