@@ -34,6 +34,7 @@ use crate::pool::driver::{
 };
 use crate::pool::{OutboundGate, Policy, PoolError, Vars};
 use crate::proto::auth::AuthConfig;
+use crate::proto::jsonrpc::json_text;
 use crate::proto::session::{
     Event, ListKind, ProtocolError, RequestOptions, ServerInfo, Session, SessionConfig,
 };
@@ -364,7 +365,7 @@ impl GuestPool for McpPool {
             if q.len() >= MAX_QUEUED_EVENTS {
                 q.pop_front();
             }
-            q.push_back(e.to_json().to_string());
+            q.push_back(json_text(&e.to_json()));
         });
         let host = ComponentHost {
             epoch_ns: monotonic_clock::now(),
@@ -400,7 +401,7 @@ impl GuestPool for McpPool {
     }
 
     fn tools(&self, f: WitFormat) -> String {
-        Value::Array(self.driver.tools(format(f))).to_string()
+        json_text(&Value::Array(self.driver.tools(format(f))))
     }
 
     fn token_estimates(&self, f: WitFormat) -> Vec<(String, u64)> {
@@ -429,25 +430,23 @@ impl GuestPool for McpPool {
         let arguments = match parse_object(&arguments_json, "arguments-json") {
             Ok(v) => v,
             Err(e) => {
-                return json!({
+                return json_text(&json!({
                     "content": [{"type": "text", "text": e.message}],
                     "isError": true,
                     "error": {"code": e.code, "message": e.message},
-                })
-                .to_string()
+                }))
             }
         };
         let timeout = options.and_then(|o| o.timeout_ms);
         match block_on(self.driver.call(&name, arguments, timeout)) {
-            Some(outcome) => outcome.to_json().to_string(),
+            Some(outcome) => json_text(&outcome.to_json()),
             None => {
                 let message = "the call can make no more progress".to_string();
-                json!({
+                json_text(&json!({
                     "content": [{"type": "text", "text": message}],
                     "isError": true,
                     "error": {"code": "NETWORK", "message": message},
-                })
-                .to_string()
+                }))
             }
         }
     }

@@ -141,12 +141,7 @@ impl ParamHeader {
         let kind = v.get("kind")?.as_str()?;
         Some(ParamHeader {
             name: v.get("name")?.as_str()?.to_string(),
-            path: v
-                .get("path")?
-                .as_array()?
-                .iter()
-                .map(|p| p.as_str().map(str::to_string))
-                .collect::<Option<_>>()?,
+            path: crate::proto::read::string_list(v.get("path"))?,
             kind: [ParamType::String, ParamType::Integer, ParamType::Boolean]
                 .into_iter()
                 .find(|t| t.as_str() == kind)?,

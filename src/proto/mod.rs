@@ -10,6 +10,7 @@ pub mod http;
 pub mod jsonrpc;
 pub mod ndjson;
 pub(crate) mod order;
+pub(crate) mod read;
 pub mod session;
 pub mod sse;
 pub(crate) mod vec_map;

@@ -25,6 +25,26 @@ pub(crate) fn sort_by_str<T>(v: &mut Vec<T>, key: impl Fn(&T) -> &str) {
     sort_by(v, |a, b| key(a).cmp(key(b)));
 }
 
+/// `v` with the members of every object, at every depth, in key order: the canonical form the
+/// result cache keys ([`crate::proto::session`]) and the tool pins' fingerprints are built from.
+pub(crate) fn sorted_keys(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Object(o) => {
+            let mut names: Vec<&String> = o.keys().collect();
+            sort_by_str(&mut names, |k| k);
+            Value::Object(
+                names
+                    .into_iter()
+                    .map(|k| (k.clone(), sorted_keys(&o[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted_keys).collect()),
+        other => other.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -393,7 +393,7 @@ pub fn flatten_result(result: &Value, opts: &AdaptOptions) -> FlatResult {
     let mut parts: Vec<String> = blocks.iter().map(flatten_block).collect();
     if !has_text {
         if let Some(sc) = result.get("structuredContent") {
-            parts.push(sc.to_string());
+            parts.push(crate::proto::jsonrpc::json_text(sc));
         }
     }
     let text = parts.join("\n\n");

@@ -129,7 +129,7 @@ pub fn token_estimates<'a>(
     for t in tools {
         text.entry(t.server.clone())
             .or_default()
-            .push_str(&export_tool(t, format).to_string());
+            .push_str(&crate::proto::jsonrpc::json_text(&export_tool(t, format)));
     }
     text.into_iter()
         .map(|(s, t)| (s, estimate_tokens(&t)))

@@ -46,22 +46,7 @@ impl PinStore for MemoryPinStore {
 
 /// `v` with object keys sorted at every level, serialised compactly.
 pub fn canonical_json(v: &Value) -> String {
-    fn sorted(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                crate::proto::order::sort_by_str(&mut keys, |k| k);
-                let mut out = Map::new();
-                for k in keys {
-                    out.insert(k.clone(), sorted(&m[k]));
-                }
-                Value::Object(out)
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-            other => other.clone(),
-        }
-    }
-    sorted(v).to_string()
+    crate::proto::jsonrpc::json_text(&crate::proto::order::sorted_keys(v))
 }
 
 /// The fingerprint of a tool object (see the module docs).

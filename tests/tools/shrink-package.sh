@@ -8,11 +8,14 @@
 #    file by file (no bundling, so each file keeps its module format, imports and export names;
 #    the wasm imports are looked up by property name, which minifying keeps). esbuild is pinned in
 #    tests/tools/esbuild/package-lock.json and installed there by `install.sh esbuild`. Measured on
-#    the client build: glue 9,551 -> 5,637 bytes gzip -9, snippets 3,994 -> 2,676. Class and
-#    function names are not kept (`--keep-names` costs 1.1 KB gzip): nothing reads them except
-#    wasm-bindgen's debug formatting; `McpError` sets its `name` itself.
+#    the client build: glue 9,651 -> 5,674 bytes gzip -9, snippets 3,994 -> 2,649. Local names
+#    are not kept (`--keep-names` costs 1.1 KB gzip): nothing reads them except wasm-bindgen's
+#    debug formatting; exported classes keep their names and `McpError` sets its `name` itself.
+# 3. A marker, `.mcp-edge-shrunk`, written last: the build scripts rebuild a package without it, so
+#    a package whose shrinking failed (or that predates it) is never taken for a finished one.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+for pkg in "$@"; do rm -f "$pkg/.mcp-edge-shrunk"; done
 bash "$root/tests/tools/install.sh" esbuild >&2
 esbuild="$root/tests/tools/esbuild/node_modules/.bin/esbuild"
 for pkg in "$@"; do
@@ -23,4 +26,5 @@ for pkg in "$@"; do
     mv "$js.min" "$js"
     echo "minify: $js: $before -> $(stat -c %s "$js") bytes" >&2
   done < <(find "$pkg" -name '*.js' -not -path '*/node_modules/*' -print | sort)
+  touch "$pkg/.mcp-edge-shrunk"
 done

@@ -289,8 +289,8 @@ fn grant(grant_type: &str) -> Form {
 
 fn oauth_error(body: &Value) -> (Option<String>, Option<String>) {
     (
-        metadata::string(body, "error"),
-        metadata::string(body, "error_description"),
+        crate::proto::read::string(body, "error"),
+        crate::proto::read::string(body, "error_description"),
     )
 }
 
@@ -1748,7 +1748,8 @@ impl Authorizer {
                     .then(|| self.tokens.as_ref().and_then(|t| t.refresh_token.clone()))
                     .flatten()
             });
-        let granted = metadata::string(&doc, "scope").or_else(|| self.requested_scope.clone());
+        let granted =
+            crate::proto::read::string(&doc, "scope").or_else(|| self.requested_scope.clone());
         let rec = TokenRecord {
             issuer: self.issuer.clone().unwrap_or_default(),
             resource: self.resource.clone(),

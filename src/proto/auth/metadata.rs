@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::proto::read::{string, strings};
+
 use super::uri;
 
 /// `/.well-known/` suffix of Protected Resource Metadata (RFC 9728 § 3).
@@ -65,22 +67,6 @@ pub struct ResourceMetadata {
     pub authorization_servers: Vec<String>,
     /// `scopes_supported`, when present.
     pub scopes_supported: Option<Vec<String>>,
-}
-
-/// The strings of an array member (other items skipped); `None` when it is not an array. Shared
-/// by every document and record reader of the authorization layer.
-pub(crate) fn strings(v: Option<&Value>) -> Option<Vec<String>> {
-    v?.as_array().map(|a| {
-        a.iter()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect()
-    })
-}
-
-/// A string member `k` of `v` (shared like [`strings`]).
-pub(crate) fn string(v: &Value, k: &str) -> Option<String> {
-    v.get(k).and_then(Value::as_str).map(str::to_string)
 }
 
 impl ResourceMetadata {

@@ -40,10 +40,10 @@ pub trait Record: Sized {
     fn from_json(v: &Value) -> Option<Self>;
 }
 
-use super::metadata::string as s;
+use crate::proto::read::string as s;
 
 fn strings(v: &Value, k: &str) -> Option<Vec<String>> {
-    super::metadata::strings(v.get(k))
+    crate::proto::read::strings(v.get(k))
 }
 
 fn secret(v: &Value, k: &str) -> Option<Secret> {

@@ -49,29 +49,12 @@ pub fn key(method: &str, params: &Map<String, Value>) -> Option<String> {
     let mut names: Vec<&String> = params.keys().filter(|k| *k != "_meta").collect();
     crate::proto::order::sort_by_str(&mut names, |k| k);
     for k in names {
-        canonical.insert(k.clone(), sorted(&params[k]));
+        canonical.insert(k.clone(), crate::proto::order::sorted_keys(&params[k]));
     }
     Some(format!(
         "{method}\u{0}{}",
         json_text(&Value::Object(canonical))
     ))
-}
-
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(o) => {
-            let mut names: Vec<&String> = o.keys().collect();
-            crate::proto::order::sort_by_str(&mut names, |k| k);
-            Value::Object(
-                names
-                    .into_iter()
-                    .map(|k| (k.clone(), sorted(&o[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
 }
 
 /// The time-to-live a result grants, in milliseconds (absent or negative = 0).

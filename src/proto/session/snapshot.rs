@@ -7,9 +7,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Value};
 
 use super::{Era, GetStream, Phase, ProtocolError, ServerInfo, Session, SessionConfig};
-use crate::proto::auth::metadata::string;
 use crate::proto::headers::ParamHeader;
 use crate::proto::order::sort_by_str;
+use crate::proto::read::{opt_string, string, string_list};
 
 /// Snapshot format version; a snapshot of another version is refused.
 pub const SNAPSHOT_VERSION: u32 = 1;
@@ -42,23 +42,6 @@ pub struct SessionSnapshot {
     /// Tools annotated `idempotentHint` or `readOnlyHint` (their calls may be re-issued after a
     /// broken stream). Absent in older snapshots: then no tool is re-issued until listed again.
     pub repeatable_tools: Vec<String>,
-}
-
-/// `Some(None)` for an absent or `null` member, `Some(Some(_))` for a string, `None` otherwise.
-fn opt_string(v: &Value, k: &str) -> Option<Option<String>> {
-    match v.get(k) {
-        None | Some(Value::Null) => Some(None),
-        Some(Value::String(s)) => Some(Some(s.clone())),
-        Some(_) => None,
-    }
-}
-
-/// An array of strings, every item a string.
-pub(super) fn string_list(v: Option<&Value>) -> Option<Vec<String>> {
-    v?.as_array()?
-        .iter()
-        .map(|x| x.as_str().map(str::to_string))
-        .collect()
 }
 
 /// One `[key, result, msLeft, private]` cache entry.

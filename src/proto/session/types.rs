@@ -312,14 +312,11 @@ impl ServerInfo {
     pub fn from_json(v: &Value) -> Option<ServerInfo> {
         Some(ServerInfo {
             era: Era::parse(v.get("era")?.as_str()?)?,
-            protocol_version: crate::proto::auth::metadata::string(v, "protocolVersion")?,
+            protocol_version: crate::proto::read::string(v, "protocolVersion")?,
             server_info: v.get("serverInfo").filter(|x| !x.is_null()).cloned(),
             capabilities: v.get("capabilities")?.clone(),
-            instructions: match v.get("instructions") {
-                None | Some(Value::Null) => None,
-                Some(i) => Some(i.as_str()?.to_string()),
-            },
-            supported_versions: super::snapshot::string_list(v.get("supportedVersions"))?,
+            instructions: crate::proto::read::opt_string(v, "instructions")?,
+            supported_versions: crate::proto::read::string_list(v.get("supportedVersions"))?,
         })
     }
 }
