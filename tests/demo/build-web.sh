@@ -14,7 +14,7 @@ case "${1:-full}" in
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 wasm=$out/mcp_edge_bg.wasm
-if [ ! -f "$wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
+if [ ! -f "$wasm" ] || [ ! -f "$out/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
   echo "== building $out (wasm-pack build --release --target web ${cargo_args[*]})" >&2
   wasm-pack build --release --target web --out-dir "$out" "${cargo_args[@]}" >&2

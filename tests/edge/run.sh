@@ -33,7 +33,7 @@ log "workerd $("$here/node_modules/.bin/workerd" --version)"
 
 # 2. The web package.
 wasm="$here/pkg/mcp_edge_bg.wasm"
-if [ ! -f "$wasm" ] || [ -n "$(cd "$root" && find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
+if [ ! -f "$wasm" ] || [ ! -f "$here/pkg/.mcp-edge-shrunk" ] || [ -n "$(cd "$root" && find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { log "wasm-pack missing (cargo install wasm-pack --locked)"; exit 1; }
   log "building tests/edge/pkg (wasm-pack build --release --target web)"
   (cd "$root" && wasm-pack build --release --target web --out-dir tests/edge/pkg >&2)

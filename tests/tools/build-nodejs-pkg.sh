@@ -15,7 +15,7 @@ case "${1:-full}" in
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 pkg="$root/$out"
-if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ ! -f "$pkg/mcp_edge.js" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
+if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ ! -f "$pkg/mcp_edge.js" ] || [ ! -f "$pkg/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "wasm-pack missing (bash tests/tools/install.sh)" >&2; exit 1; }
   echo "building $out (wasm-pack build --release --target nodejs ${cargo_args[*]})" >&2
   wasm-pack --log-level warn build --release --target nodejs --out-dir "$out" "${cargo_args[@]}" >&2

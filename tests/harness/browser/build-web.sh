@@ -8,7 +8,7 @@ cd "$root"
 export PATH="$HOME/.cargo/bin:$PATH"
 out=target/parity-web/pkg
 wasm=$out/mcp_edge_bg.wasm
-if [ ! -f "$wasm" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
+if [ ! -f "$wasm" ] || [ ! -f "$out/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
   echo "== building $out (wasm-pack build --release --target web)" >&2
   wasm-pack build --release --target web --out-dir "$out" >&2
