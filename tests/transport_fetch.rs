@@ -519,11 +519,14 @@ async fn chunk_lengths(fetch: Function) -> Vec<usize> {
 async fn byte_stream_body_is_read_through_a_byob_reader() {
     // A BYOB reader hands the 1,000,000-byte chunk over in reads of at most its 256 KiB buffer
     // (the default reader would hand it over whole): the reused buffer keeps a long stream from
-    // leaving a fresh chunk object per read on the JS heap.
+    // leaving a fresh chunk object per read on the JS heap. The first read gets a 16 KiB buffer
+    // (most bodies are short: no 256 KiB allocation per response); filling it grows the next.
     let byte_stream =
         "new ReadableStream({ type: 'bytes', start(c) { c.enqueue(bytes()); c.close(); } })";
     let lengths = chunk_lengths(fetch_answering_with(byte_stream)).await;
-    assert!(lengths.len() >= 4, "{lengths:?}");
+    assert_eq!(lengths[0], 16 * 1024, "{lengths:?}");
+    assert!(lengths[1] > 16 * 1024, "{lengths:?}");
+    assert!(lengths.len() >= 5, "{lengths:?}");
     assert!(lengths.iter().all(|&n| n <= 256 * 1024), "{lengths:?}");
 }
 

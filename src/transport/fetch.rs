@@ -335,10 +335,17 @@ enum Body {
     Failed(TransportError),
 }
 
-/// How many bytes one BYOB read may return: the size of the reused buffer. Measured in Chromium
-/// (200 MB of 1 KB events): 64 KiB streamed 16 KB events 28% slower than the default reader,
-/// 256 KiB as fast, both with the same small heap.
+/// How many bytes one BYOB read may return on a long body: the size of the reused buffer. Measured
+/// in Chromium (200 MB of 1 KB events): 64 KiB streamed 16 KB events 28% slower than the default
+/// reader, 256 KiB as fast, both with the same small heap.
 const BYOB_BUFFER_BYTES: u32 = 256 * 1024;
+
+/// The buffer of a body's first BYOB read. Most bodies (a JSON-RPC response, a short SSE stream)
+/// fit in it; a read that fills it means a long body, and the reads after it get a
+/// [`BYOB_BUFFER_BYTES`] buffer. A 256 KiB buffer for every response cost each `tools/call` a
+/// 256 KiB allocation for a body of a few hundred bytes: garbage-collector work that showed in
+/// the benchmark's p99 latency and calls/s at 64 in flight.
+const BYOB_FIRST_BYTES: u32 = 16 * 1024;
 
 /// The lock on a body stream.
 struct Reader {
@@ -349,6 +356,9 @@ struct Reader {
     /// For a BYOB reader, the buffer the next read fills: the one the last read handed back
     /// (a read transfers it, WHATWG Streams § 4.6.4), or `None` to allocate one.
     byob: Option<Option<ArrayBuffer>>,
+    /// The size of the next buffer allocated: [`BYOB_FIRST_BYTES`], then [`BYOB_BUFFER_BYTES`]
+    /// once a read filled the small one.
+    next_buffer_bytes: u32,
 }
 
 impl Reader {
@@ -362,7 +372,12 @@ impl Reader {
             Err(_) => (get_reader.call0(stream)?, None),
         };
         let read = get(&reader, "read").dyn_into::<Function>();
-        Ok(Reader { reader, read, byob })
+        Ok(Reader {
+            reader,
+            read,
+            byob,
+            next_buffer_bytes: BYOB_FIRST_BYTES,
+        })
     }
 
     /// Starts the next read: `reader.read()`, or `reader.read(view)` over the reused buffer.
@@ -371,12 +386,11 @@ impl Reader {
             Ok(read) => read,
             Err(not_a_function) => return Promise::reject(not_a_function),
         };
+        let bytes = self.next_buffer_bytes;
         let started = match &mut self.byob {
             None => read.call0(&self.reader),
             Some(buffer) => {
-                let buffer = buffer
-                    .take()
-                    .unwrap_or_else(|| ArrayBuffer::new(BYOB_BUFFER_BYTES));
+                let buffer = buffer.take().unwrap_or_else(|| ArrayBuffer::new(bytes));
                 read.call1(&self.reader, &Uint8Array::new(&buffer))
             }
         };
@@ -384,10 +398,20 @@ impl Reader {
         started.map_or_else(|e| Promise::reject(&e), |p| Promise::resolve(&p))
     }
 
-    /// Takes back a BYOB read's buffer (the view it fulfilled with sits on it) for the next read.
+    /// Takes back a BYOB read's buffer (the view it fulfilled with sits on it) for the next read,
+    /// unless the read filled a buffer smaller than [`BYOB_BUFFER_BYTES`]: a long body, whose
+    /// next reads get a large one.
     fn keep_buffer(&mut self, value: &JsValue) {
         if let (Some(slot), Some(view)) = (&mut self.byob, value.dyn_ref::<Uint8Array>()) {
-            *slot = Some(view.buffer());
+            let buffer = view.buffer();
+            if view.byte_length() == buffer.byte_length()
+                && buffer.byte_length() < BYOB_BUFFER_BYTES
+            {
+                self.next_buffer_bytes = BYOB_BUFFER_BYTES;
+                *slot = None;
+            } else {
+                *slot = Some(buffer);
+            }
         }
     }
 
