@@ -9,12 +9,12 @@
 //! ```
 //!
 //! Bodies that are byte streams (what `fetch` returns in browsers, workerd and Node) are read
-//! with a BYOB reader into one reused 256 KiB buffer (WHATWG Streams § 4.6
-//! `ReadableStreamBYOBReader`); other streams (an injected `fetch` may answer with any
-//! `ReadableStream`) with the default reader. In Chromium the default reader's fresh chunk per
-//! read left the JS heap 71 MB above its start while 200 MB of 1 KB events streamed (those chunks
-//! outlive minor collections); the reused buffer keeps it at 5 MB, at the same speed
-//! (`tests/bench/run.sh`, memory rows).
+//! with a BYOB reader into one reused buffer (WHATWG Streams § 4.6 `ReadableStreamBYOBReader`):
+//! 16 KiB for the first read, 256 KiB once a read fills it (a long body); other streams (an
+//! injected `fetch` may answer with any `ReadableStream`) with the default reader. In Chromium
+//! the default reader's fresh chunk per read left the JS heap 71 MB above its start while 200 MB
+//! of 1 KB events streamed (those chunks outlive minor collections); the reused buffer keeps it at
+//! 5 MB, at the same speed (`tests/bench/run.sh`, memory rows).
 //!
 //! Nothing here looks at `window`: `fetch`, `AbortController`, `ReadableStream` and `Headers` are
 //! members of every scope the crate runs in (WindowOrWorkerGlobalScope, workerd, Node ≥ 18), so
