@@ -10,14 +10,13 @@ cd "$root"
 export PATH="$HOME/.cargo/bin:$PATH"
 case "${1:-full}" in
   full) out=www/pkg; cargo_args=() ;;
-  client) out=pkg/web-client; cargo_args=(-- --no-default-features) ;;
+  client) out=pkg/web-client; cargo_args=(--no-default-features) ;;
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 wasm=$out/mcp_edge_bg.wasm
 if [ ! -f "$wasm" ] || [ ! -f "$out/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
-  echo "== building $out (wasm-pack build --release --target web ${cargo_args[*]})" >&2
-  wasm-pack build --release --target web --out-dir "$out" "${cargo_args[@]}" >&2
-  bash tests/tools/shrink-package.sh "$out"
+  echo "== building $out (tests/tools/build-package.sh web $out ${cargo_args[*]})" >&2
+  bash tests/tools/build-package.sh web "$out" "${cargo_args[@]}"
   touch "$wasm"
 fi

@@ -35,9 +35,8 @@ log "workerd $("$here/node_modules/.bin/workerd" --version)"
 wasm="$here/pkg/mcp_edge_bg.wasm"
 if [ ! -f "$wasm" ] || [ ! -f "$here/pkg/.mcp-edge-shrunk" ] || [ -n "$(cd "$root" && find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { log "wasm-pack missing (cargo install wasm-pack --locked)"; exit 1; }
-  log "building tests/edge/pkg (wasm-pack build --release --target web)"
-  (cd "$root" && wasm-pack build --release --target web --out-dir tests/edge/pkg >&2)
-  bash "$root/tests/tools/shrink-package.sh" "$here/pkg"
+  log "building tests/edge/pkg (tests/tools/build-package.sh web tests/edge/pkg)"
+  bash "$root/tests/tools/build-package.sh" web "$here/pkg"
   touch "$wasm"
 fi
 

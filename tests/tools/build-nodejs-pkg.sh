@@ -11,15 +11,14 @@ cd "$root"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 case "${1:-full}" in
   full) out=pkg/nodejs; cargo_args=() ;;
-  client) out=pkg/nodejs-client; cargo_args=(-- --no-default-features) ;;
+  client) out=pkg/nodejs-client; cargo_args=(--no-default-features) ;;
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 pkg="$root/$out"
 if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ ! -f "$pkg/mcp_edge.js" ] || [ ! -f "$pkg/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "wasm-pack missing (bash tests/tools/install.sh)" >&2; exit 1; }
-  echo "building $out (wasm-pack build --release --target nodejs ${cargo_args[*]})" >&2
-  wasm-pack --log-level warn build --release --target nodejs --out-dir "$out" "${cargo_args[@]}" >&2
-  bash tests/tools/shrink-package.sh "$pkg"
+  echo "building $out (tests/tools/build-package.sh nodejs $out ${cargo_args[*]})" >&2
+  bash tests/tools/build-package.sh nodejs "$out" "${cargo_args[@]}"
   touch "$pkg/mcp_edge_bg.wasm"
 fi
 echo "$pkg"

@@ -17,8 +17,7 @@ check_sections() {
 }
 for target in web bundler nodejs; do
     out="pkg/$target"
-    wasm-pack --log-level warn build --release --target "$target" --out-dir "$out"
-    bash tests/tools/shrink-package.sh "$out"
+    bash tests/tools/build-package.sh "$target" "$out"
     name="$(node -p "require('./$out/package.json').name")"
     [[ "$name" == "mcp-edge" ]] || { echo "check FAILED: $target package is named $name"; exit 1; }
     for symbol in "class McpClient" "class McpPool" "interface McpError" "export function isMcpError"; do
@@ -39,20 +38,16 @@ done
 node -e "const m = require('./pkg/nodejs/mcp_edge.js'); if (typeof m.McpClient?.connect !== 'function' || typeof m.McpPool !== 'function') process.exit(1)" \
     && echo "check passed: nodejs build loads and exports McpClient, McpPool"
 # What a page ships: the module, the glue and the inline-JS snippets, each gzip -9.
-shipped_gz() {
-    local n=0 f
-    while IFS= read -r f; do n=$((n + $(gzip -9 -c "$f" | wc -c))); done \
-        < <(find "$1" \( -name mcp_edge_bg.wasm -o -name '*.js' \) -print | sort)
-    echo "$n"
-}
+shipped_gz() { read -r total _ < <(bash tests/tools/shipped-size.sh "$1"); echo "$total"; }
 size_line() {
-    echo "size: $2: .wasm $(stat -c %s "$1/mcp_edge_bg.wasm") bytes ($(gzip -9 -c "$1/mcp_edge_bg.wasm" | wc -c) gzip -9), JS glue $(gzip -9 -c "$1/mcp_edge.js" | wc -c) gzip -9; shipped $(shipped_gz "$1") gzip -9"
+    local total wasm glue snippets
+    read -r total wasm glue snippets < <(bash tests/tools/shipped-size.sh "$1")
+    echo "size: $2: .wasm $(stat -c %s "$1/mcp_edge_bg.wasm") bytes ($wasm gzip -9), JS glue $glue gzip -9; shipped $total gzip -9"
 }
 size_line pkg/web "web, full build"
 
 # The client build: McpClient without the pool, the adapters and the validator.
-wasm-pack --log-level warn build --release --target web --out-dir pkg/web-client -- --no-default-features
-bash tests/tools/shrink-package.sh pkg/web-client
+bash tests/tools/build-package.sh web pkg/web-client --no-default-features
 dts=pkg/web-client/mcp_edge.d.ts
 grep -q "class McpClient" "$dts" || { echo "check FAILED: client build .d.ts lacks McpClient"; exit 1; }
 if grep -nE "class McpPool|function toolNames|interface PoolOptions" "$dts"; then

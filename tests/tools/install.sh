@@ -4,7 +4,8 @@
 #
 #   bash tests/tools/install.sh            # everything run-all.sh needs
 #   bash tests/tools/install.sh demo       # only what tests/demo.sh needs
-#   bash tests/tools/install.sh targets apt wasm-bindgen wasm-pack binaryen esbuild cargo-fuzz npm-demo curl   # pick steps
+#   bash tests/tools/install.sh --print-release-toolchain   # the toolchain name, nothing installed
+#   bash tests/tools/install.sh targets release-toolchain apt wasm-bindgen wasm-pack binaryen esbuild cargo-fuzz npm-demo curl   # pick steps
 #
 # Only package registries are used (rustup targets, Debian apt, crates.io via `cargo install`, npm
 # with a committed lockfile into a local folder). Nothing is installed globally with npm.
@@ -21,6 +22,10 @@ WASM_BINDGEN_VERSION="$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version =
 WASM_PACK_VERSION="0.15.1"
 CARGO_FUZZ_VERSION="0.13.2"
 RUST_TARGETS=(wasm32-unknown-unknown wasm32-wasip2)
+# The toolchain release packages are built with (tests/tools/build-package.sh says why): a dated
+# nightly with `rust-src` (std is rebuilt with the package) and the wasm32 target (wasm-pack checks
+# for it). Tests, clippy and the WASI component use the stable toolchain.
+RELEASE_TOOLCHAIN="nightly-2026-05-20"
 APT_PACKAGES=(chromium chromium-driver)
 
 log() { printf '  [install] %s\n' "$*"; }
@@ -115,6 +120,16 @@ install_wasm_bindgen() {
     fi
 }
 
+install_release_toolchain() {
+    if rustup component list --toolchain "$RELEASE_TOOLCHAIN" --installed 2>/dev/null | grep -q '^rust-src' \
+        && rustup target list --toolchain "$RELEASE_TOOLCHAIN" --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+        log "release toolchain present: $RELEASE_TOOLCHAIN (rust-src, wasm32-unknown-unknown)"
+    else
+        run_logged rustup-release-toolchain rustup toolchain install "$RELEASE_TOOLCHAIN" --profile minimal \
+            --component rust-src --target wasm32-unknown-unknown
+    fi
+}
+
 install_wasm_pack() { cargo_install wasm-pack "$WASM_PACK_VERSION" wasm-pack --locked; }
 
 install_cargo_fuzz() {
@@ -147,12 +162,14 @@ install_esbuild() { npm_local tests/tools/esbuild; }
 main() {
     local steps=("$@")
     if ((${#steps[@]} == 0)); then
-        steps=(targets apt wasm-bindgen wasm-pack binaryen esbuild cargo-fuzz npm-demo)
+        steps=(targets release-toolchain apt wasm-bindgen wasm-pack binaryen esbuild cargo-fuzz npm-demo)
     fi
     local s
     for s in "${steps[@]}"; do
         case "$s" in
             targets) install_targets ;;
+            release-toolchain) install_release_toolchain ;;
+            --print-release-toolchain) echo "$RELEASE_TOOLCHAIN" ;;
             apt) install_apt ;;
             wasm-bindgen) install_wasm_bindgen ;;
             wasm-pack) install_wasm_pack ;;

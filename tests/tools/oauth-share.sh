@@ -107,26 +107,19 @@ PY
 cut "$work/browserless" browser
 cut "$work/without" all
 
-gz() { gzip -9 -c "$1" | wc -c; }
-measure() { # DIR -> "total wasm glue snippets"
-  local d=$1 w g s=0 f
-  w=$(gz "$d/mcp_edge_bg.wasm"); g=$(gz "$d/mcp_edge.js")
-  while IFS= read -r f; do s=$((s + $(gz "$f"))); done < <(find "$d/snippets" -name '*.js' | sort)
-  echo "$((w + g + s)) $w $g $s"
-}
+measure() { bash tests/tools/shipped-size.sh "$1"; } # DIR -> "total wasm glue snippets"
 at="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- || echo " + changes")"
 for build in "${builds[@]}"; do
   case "$build" in
-    client) cargo_args=(-- --no-default-features) ;;
+    client) cargo_args=(--no-default-features) ;;
     full) cargo_args=() ;;
     *) echo "usage: $0 [client|full]..." >&2; exit 2 ;;
   esac
   for tree in "${trees[@]}"; do
     # One target directory per tree: the trees share a package id, and cargo would take one's
     # build for another's.
-    (cd "$work/$tree" && CARGO_TARGET_DIR="$ROOT/target/oauth-share/$tree" \
-      wasm-pack --log-level warn build --release --target web --out-dir "pkg/$build" "${cargo_args[@]}" >&2)
-    bash tests/tools/shrink-package.sh "$work/$tree/pkg/$build" # its progress lines go to stderr
+    CARGO_TARGET_DIR="$ROOT/target/oauth-share/$tree" MCP_EDGE_CRATE="$work/$tree" \
+      bash tests/tools/build-package.sh web "$work/$tree/pkg/$build" "${cargo_args[@]}"
   done
   read -r wt ww wg ws <<<"$(measure "$work/with/pkg/$build")"
   read -r bt bw bg bs <<<"$(measure "$work/browserless/pkg/$build")"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Shrinks a wasm-pack package in place, as it ships: every script that builds a release package
-# runs this on it, so the tests run what a user gets.
+# Shrinks a wasm-pack package in place, as it ships: tests/tools/build-package.sh (through which
+# every script builds its release packages) runs this on it, so the tests run what a user gets.
 #   shrink-package.sh PKG_DIR...
 #
 # 1. The module: tests/tools/wasm-opt.sh (binaryen's wasm-opt, passes chosen by gzip -9 size).

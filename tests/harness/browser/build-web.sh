@@ -10,9 +10,8 @@ out=target/parity-web/pkg
 wasm=$out/mcp_edge_bg.wasm
 if [ ! -f "$wasm" ] || [ ! -f "$out/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
-  echo "== building $out (wasm-pack build --release --target web)" >&2
-  wasm-pack build --release --target web --out-dir "$out" >&2
-  bash tests/tools/shrink-package.sh "$out"
+  echo "== building $out (tests/tools/build-package.sh web $out)" >&2
+  bash tests/tools/build-package.sh web "$out"
   touch "$wasm"
 fi
 echo "$root/$out"
