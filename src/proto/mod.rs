@@ -14,3 +14,4 @@ pub(crate) mod read;
 pub mod session;
 pub mod sse;
 pub(crate) mod vec_map;
+pub(crate) mod write;

@@ -40,8 +40,7 @@ use super::error::AuthError;
 use super::jose::{self, ProofSpec, DPOP_NONCE_HEADER};
 use super::metadata::{self, ClientAuthMethod, ResourceMetadata, ServerMetadata};
 use super::records::{
-    self, keys, ClientRecord, ClientSource, PendingAuthorization, StoredMetadata, TokenRecord,
-    TokenType,
+    self, keys, ClientRecord, ClientSource, PendingAuthorization, TokenRecord, TokenType,
 };
 use super::scope;
 use super::secret::{constant_time_eq, Secret};
@@ -717,7 +716,7 @@ impl Authorizer {
             .add("code_verifier", pending.verifier.expose());
         self.client = Some(pending.client.clone());
         if self.asm.as_ref().map(|m| &m.issuer) != Some(&pending.issuer) {
-            self.asm = Some(pending.metadata.to_metadata());
+            self.asm = Some(pending.metadata);
             self.issuer = Some(pending.issuer.clone());
         }
         self.resource = pending.resource.clone();
@@ -1335,7 +1334,7 @@ impl Authorizer {
             state: state.clone(),
             verifier,
             issuer: asm.issuer.clone(),
-            metadata: StoredMetadata::from(&asm),
+            metadata: asm,
             client,
             resource: self.resource.clone(),
             scope: scope.clone(),

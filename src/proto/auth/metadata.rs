@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::proto::read::{string, strings};
+use crate::proto::write::ObjectText;
 
 use super::uri;
 
@@ -170,6 +171,31 @@ impl ServerMetadata {
                 doc.get("dpop_signing_alg_values_supported"),
             ),
         })
+    }
+
+    /// What a pending authorization keeps of the metadata for its token request, under the
+    /// members' RFC 8414 names so that [`ServerMetadata::parse`] reads it back: the issuer and
+    /// token endpoint, the client authentication methods, the RFC 9207 `iss` flag, the DPoP
+    /// algorithms and the scopes (the authorization endpoint, registration and PKCE methods are
+    /// behind it by then).
+    pub fn to_pending_json(&self) -> String {
+        ObjectText::new()
+            .str("issuer", &self.issuer)
+            .str("token_endpoint", &self.token_endpoint)
+            .list(
+                "token_endpoint_auth_methods_supported",
+                self.token_endpoint_auth_methods_supported.as_deref(),
+            )
+            .bool(
+                "authorization_response_iss_parameter_supported",
+                self.iss_parameter_supported,
+            )
+            .list(
+                "dpop_signing_alg_values_supported",
+                self.dpop_signing_alg_values_supported.as_deref(),
+            )
+            .list("scopes_supported", self.scopes_supported.as_deref())
+            .finish()
     }
 
     /// The 2025-03-26 fallback when an MCP server has neither resource nor server metadata:

@@ -8,11 +8,11 @@
 //! token with the first request. Secrets inside records are [`Secret`]s: a record's `Debug`
 //! shows none of them.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::metadata::{ClientAuthMethod, ServerMetadata};
 use super::secret::Secret;
-use crate::proto::jsonrpc::json_text;
+use crate::proto::write::ObjectText;
 
 /// Storage keys.
 pub mod keys {
@@ -34,24 +34,20 @@ pub mod keys {
 /// are few and small, and derived (de)serializers would cost more code than the rest of the
 /// authorization layer's storage handling.
 pub trait Record: Sized {
-    /// As JSON (secrets included: this goes to the store only).
-    fn to_json(&self) -> Value;
+    /// As JSON text (secrets included: this goes to the store only).
+    fn to_json(&self) -> String;
     /// From JSON; `None` when a required member is missing or mistyped.
     fn from_json(v: &Value) -> Option<Self>;
 }
 
 use crate::proto::read::string as s;
 
-fn strings(v: &Value, k: &str) -> Option<Vec<String>> {
-    crate::proto::read::strings(v.get(k))
-}
-
 fn secret(v: &Value, k: &str) -> Option<Secret> {
     s(v, k).map(Secret::new)
 }
 
-fn opt_secret(x: &Option<Secret>) -> Value {
-    x.as_ref().map_or(Value::Null, |x| Value::from(x.expose()))
+fn opt_secret(x: &Option<Secret>) -> Option<&str> {
+    x.as_ref().map(Secret::expose)
 }
 
 /// The token type of an access token (RFC 6750, RFC 9449 § 5).
@@ -96,17 +92,17 @@ pub struct TokenRecord {
 }
 
 impl Record for TokenRecord {
-    fn to_json(&self) -> Value {
-        json!({
-            "issuer": self.issuer,
-            "resource": self.resource,
-            "access_token": self.access_token.expose(),
-            "token_type": self.token_type.scheme(),
-            "expires_at": self.expires_at,
-            "obtained_at": self.obtained_at,
-            "refresh_token": opt_secret(&self.refresh_token),
-            "scope": self.scope,
-        })
+    fn to_json(&self) -> String {
+        ObjectText::new()
+            .str("issuer", &self.issuer)
+            .str("resource", &self.resource)
+            .str("access_token", self.access_token.expose())
+            .str("token_type", self.token_type.scheme())
+            .num("expires_at", self.expires_at)
+            .num("obtained_at", self.obtained_at)
+            .opt("refresh_token", opt_secret(&self.refresh_token))
+            .opt("scope", self.scope.as_deref())
+            .finish()
     }
     fn from_json(v: &Value) -> Option<Self> {
         Some(TokenRecord {
@@ -173,15 +169,15 @@ pub struct ClientRecord {
 }
 
 impl Record for ClientRecord {
-    fn to_json(&self) -> Value {
-        json!({
-            "issuer": self.issuer,
-            "client_id": self.client_id,
-            "client_secret": opt_secret(&self.client_secret),
-            "auth_method": self.auth_method.as_str(),
-            "source": self.source.as_str(),
-            "redirect_uri": self.redirect_uri,
-        })
+    fn to_json(&self) -> String {
+        ObjectText::new()
+            .str("issuer", &self.issuer)
+            .str("client_id", &self.client_id)
+            .opt("client_secret", opt_secret(&self.client_secret))
+            .str("auth_method", self.auth_method.as_str())
+            .str("source", self.source.as_str())
+            .opt("redirect_uri", self.redirect_uri.as_deref())
+            .finish()
     }
     fn from_json(v: &Value) -> Option<Self> {
         Some(ClientRecord {
@@ -207,8 +203,9 @@ pub struct PendingAuthorization {
     pub verifier: Secret,
     /// The issuer recorded from the validated metadata.
     pub issuer: String,
-    /// The metadata the request was built from.
-    pub metadata: StoredMetadata,
+    /// The metadata the request was built from (what the token request needs of it: see
+    /// [`ServerMetadata::to_pending_json`]).
+    pub metadata: ServerMetadata,
     /// The client that made the request.
     pub client: ClientRecord,
     /// The `resource` sent.
@@ -226,27 +223,27 @@ pub struct PendingAuthorization {
 }
 
 impl Record for PendingAuthorization {
-    fn to_json(&self) -> Value {
-        json!({
-            "state": self.state.expose(),
-            "verifier": self.verifier.expose(),
-            "issuer": self.issuer,
-            "metadata": self.metadata.to_json(),
-            "client": self.client.to_json(),
-            "resource": self.resource,
-            "scope": self.scope,
-            "redirect_uri": self.redirect_uri,
-            "server_url": self.server_url,
-            "dpop": self.dpop,
-            "created_at": self.created_at,
-        })
+    fn to_json(&self) -> String {
+        ObjectText::new()
+            .str("state", self.state.expose())
+            .str("verifier", self.verifier.expose())
+            .str("issuer", &self.issuer)
+            .raw("metadata", &self.metadata.to_pending_json())
+            .raw("client", &self.client.to_json())
+            .str("resource", &self.resource)
+            .opt("scope", self.scope.as_deref())
+            .str("redirect_uri", &self.redirect_uri)
+            .str("server_url", &self.server_url)
+            .bool("dpop", self.dpop)
+            .num("created_at", Some(self.created_at))
+            .finish()
     }
     fn from_json(v: &Value) -> Option<Self> {
         Some(PendingAuthorization {
             state: secret(v, "state")?,
             verifier: secret(v, "verifier")?,
             issuer: s(v, "issuer")?,
-            metadata: StoredMetadata::from_json(v.get("metadata")?)?,
+            metadata: pending_metadata(v.get("metadata")?)?,
             client: ClientRecord::from_json(v.get("client")?)?,
             resource: s(v, "resource")?,
             scope: s(v, "scope"),
@@ -258,90 +255,20 @@ impl Record for PendingAuthorization {
     }
 }
 
-/// The parts of [`ServerMetadata`] a pending request needs, as a storable record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredMetadata {
-    /// `issuer`.
-    pub issuer: String,
-    /// `token_endpoint`.
-    pub token_endpoint: String,
-    /// `token_endpoint_auth_methods_supported`.
-    pub token_endpoint_auth_methods_supported: Option<Vec<String>>,
-    /// `authorization_response_iss_parameter_supported`.
-    pub iss_parameter_supported: bool,
-    /// `dpop_signing_alg_values_supported`.
-    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
-    /// `scopes_supported`.
-    pub scopes_supported: Option<Vec<String>>,
-}
-
-impl Record for StoredMetadata {
-    fn to_json(&self) -> Value {
-        json!({
-            "issuer": self.issuer,
-            "token_endpoint": self.token_endpoint,
-            "token_endpoint_auth_methods_supported": self.token_endpoint_auth_methods_supported,
-            "iss_parameter_supported": self.iss_parameter_supported,
-            "dpop_signing_alg_values_supported": self.dpop_signing_alg_values_supported,
-            "scopes_supported": self.scopes_supported,
-        })
-    }
-    fn from_json(v: &Value) -> Option<Self> {
-        Some(StoredMetadata {
-            issuer: s(v, "issuer")?,
-            token_endpoint: s(v, "token_endpoint")?,
-            token_endpoint_auth_methods_supported: strings(
-                v,
-                "token_endpoint_auth_methods_supported",
-            ),
-            iss_parameter_supported: v
-                .get("iss_parameter_supported")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            dpop_signing_alg_values_supported: strings(v, "dpop_signing_alg_values_supported"),
-            scopes_supported: strings(v, "scopes_supported"),
-        })
-    }
-}
-
-impl From<&ServerMetadata> for StoredMetadata {
-    fn from(m: &ServerMetadata) -> Self {
-        StoredMetadata {
-            issuer: m.issuer.clone(),
-            token_endpoint: m.token_endpoint.clone(),
-            token_endpoint_auth_methods_supported: m.token_endpoint_auth_methods_supported.clone(),
-            iss_parameter_supported: m.iss_parameter_supported,
-            dpop_signing_alg_values_supported: m.dpop_signing_alg_values_supported.clone(),
-            scopes_supported: m.scopes_supported.clone(),
-        }
-    }
-}
-
-impl StoredMetadata {
-    /// Back to the metadata shape (endpoints not needed after the authorization step are unset).
-    pub fn to_metadata(&self) -> ServerMetadata {
-        ServerMetadata {
-            issuer: self.issuer.clone(),
-            authorization_endpoint: None,
-            token_endpoint: self.token_endpoint.clone(),
-            registration_endpoint: None,
-            scopes_supported: self.scopes_supported.clone(),
-            code_challenge_methods_supported: Some(vec!["S256".into()]),
-            token_endpoint_auth_methods_supported: self
-                .token_endpoint_auth_methods_supported
-                .clone(),
-            grant_types_supported: None,
-            iss_parameter_supported: self.iss_parameter_supported,
-            client_id_metadata_document_supported: false,
-            dpop_signing_alg_values_supported: self.dpop_signing_alg_values_supported.clone(),
-        }
-    }
+/// A pending authorization's metadata. The RFC 9207 flag must be there (it is always written):
+/// a record from an earlier version kept it under another name, and reading that as "not
+/// advertised" would let a missing `iss` through, so such a record does not read (the sign-in
+/// starts again).
+fn pending_metadata(v: &Value) -> Option<ServerMetadata> {
+    v.get("authorization_response_iss_parameter_supported")?
+        .as_bool()?;
+    ServerMetadata::parse(v)
 }
 
 /// Serialises a record for storage. The text holds secrets: it goes to the host's store and
 /// nowhere else.
 pub fn to_stored<T: Record>(record: &T) -> Secret {
-    Secret::new(json_text(&record.to_json()))
+    Secret::new(record.to_json())
 }
 
 /// Reads a stored record; `None` when absent or unreadable (an unreadable record is treated as
@@ -375,5 +302,54 @@ mod tests {
         assert!(!dbg.contains("SENTINEL"), "{dbg}");
         assert_eq!(from_stored::<TokenRecord>(Some("{not json")), None);
         assert_eq!(from_stored::<TokenRecord>(None), None);
+    }
+
+    #[test]
+    fn a_pending_authorization_round_trips_with_the_metadata_its_token_request_needs() {
+        let mut metadata = ServerMetadata::fallback("https://as.example");
+        metadata.authorization_endpoint = None;
+        metadata.registration_endpoint = None;
+        metadata.code_challenge_methods_supported = None;
+        metadata.iss_parameter_supported = true;
+        metadata.token_endpoint_auth_methods_supported = Some(vec!["none".into()]);
+        metadata.dpop_signing_alg_values_supported = Some(vec!["ES256".into()]);
+        metadata.scopes_supported = Some(vec!["a".into(), "offline_access".into()]);
+        let p = PendingAuthorization {
+            state: Secret::new("STATE-SENTINEL"),
+            verifier: Secret::new("VERIFIER-SENTINEL"),
+            issuer: "https://as.example".into(),
+            metadata,
+            client: ClientRecord {
+                issuer: "https://as.example".into(),
+                client_id: "c\"1".into(),
+                client_secret: None,
+                auth_method: ClientAuthMethod::None,
+                source: ClientSource::Registered,
+                redirect_uri: Some("http://127.0.0.1/cb".into()),
+            },
+            resource: "https://mcp.example/mcp".into(),
+            scope: None,
+            redirect_uri: "http://127.0.0.1/cb".into(),
+            server_url: "https://mcp.example/mcp".into(),
+            dpop: true,
+            created_at: 1_700_000_000_000,
+        };
+        let stored = to_stored(&p);
+        let back: PendingAuthorization = from_stored(Some(stored.expose())).unwrap();
+        assert_eq!(back, p);
+        // Stored under the RFC 8414 names, so the metadata reader reads it back.
+        let v: Value = serde_json::from_str(stored.expose()).unwrap();
+        assert_eq!(
+            v["metadata"]["authorization_response_iss_parameter_supported"],
+            true
+        );
+        assert!(!format!("{p:?}").contains("SENTINEL"));
+        // The earlier format named the RFC 9207 flag differently: it does not read as "not
+        // advertised".
+        let earlier = stored.expose().replace(
+            "authorization_response_iss_parameter_supported",
+            "iss_parameter_supported",
+        );
+        assert_eq!(from_stored::<PendingAuthorization>(Some(&earlier)), None);
     }
 }
