@@ -20,12 +20,10 @@ thread_local! {
     static ERA_BY_ORIGIN: RefCell<VecMap<String, Era>> = const { RefCell::new(VecMap::new()) };
 }
 
+/// The cache key: `scheme://authority` as written ([`crate::proto::uri::split`]), or the whole
+/// string when it is not an absolute URL.
 fn origin_of(url: &str) -> String {
-    let rest = url.split_once("://");
-    match rest {
-        Some((scheme, r)) => format!("{scheme}://{}", r.split('/').next().unwrap_or_default()),
-        None => url.to_string(),
-    }
+    crate::proto::uri::split(url).map_or_else(|| url.to_string(), |p| p.origin())
 }
 
 /// The era detected earlier for `url`'s origin, if any.

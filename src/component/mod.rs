@@ -62,15 +62,10 @@ thread_local! {
     static ERA_BY_ORIGIN: RefCell<HashMap<String, Era>> = RefCell::new(HashMap::new());
 }
 
+/// The cache key: `scheme://authority` as written ([`crate::proto::uri::split`]), or the whole
+/// string when it is not an absolute URL.
 fn origin_of(url: &str) -> String {
-    match url.split_once("://") {
-        Some((scheme, rest)) => format!(
-            "{}://{}",
-            scheme.to_ascii_lowercase(),
-            rest.split(['/', '?', '#']).next().unwrap_or_default()
-        ),
-        None => url.to_string(),
-    }
+    crate::proto::uri::split(url).map_or_else(|| url.to_string(), |p| p.origin())
 }
 
 /// The component's export type.

@@ -13,5 +13,6 @@ pub(crate) mod order;
 pub(crate) mod read;
 pub mod session;
 pub mod sse;
+pub mod uri;
 pub(crate) mod vec_map;
 pub(crate) mod write;

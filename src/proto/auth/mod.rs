@@ -27,7 +27,7 @@ pub mod records;
 pub mod redact;
 pub mod scope;
 pub mod secret;
-pub mod uri;
+pub use super::uri;
 
 pub use config::{AuthConfig, Grant, Interaction, StaticClient};
 pub use error::AuthError;
