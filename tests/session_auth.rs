@@ -1700,6 +1700,22 @@ fn a_callback_in_another_process_finishes_from_the_stored_pending_request() {
     let again = b.session.complete_authorization(&callback, b.now);
     b.pump();
     assert_eq!(auth_err(b.err(again)), &AuthError::StateMismatch);
+    // A step-up later in process B starts a new authorization from the metadata the pending
+    // request kept: its authorization endpoint and PKCE methods came back with it.
+    world.borrow_mut().call_scope = Some("mcp:write");
+    let call = b.session.request(
+        "tools/call",
+        json!({"name": "t", "arguments": {}}),
+        RequestOptions::default(),
+        b.now,
+    );
+    b.pump();
+    assert!(
+        b.completed(call).is_none(),
+        "the call waits for the sign-in"
+    );
+    assert_eq!(b.authorize_urls.len(), 1);
+    assert!(b.authorize_urls[0].contains("code_challenge_method=S256"));
 }
 
 #[test]

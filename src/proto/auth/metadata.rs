@@ -173,28 +173,47 @@ impl ServerMetadata {
         })
     }
 
-    /// What a pending authorization keeps of the metadata for its token request, under the
-    /// members' RFC 8414 names so that [`ServerMetadata::parse`] reads it back: the issuer and
-    /// token endpoint, the client authentication methods, the RFC 9207 `iss` flag, the DPoP
-    /// algorithms and the scopes (the authorization endpoint, registration and PKCE methods are
-    /// behind it by then).
-    pub fn to_pending_json(&self) -> String {
+    /// The metadata as a document under the members' RFC 8414 names, which
+    /// [`ServerMetadata::parse`] reads back as the same value: a pending authorization stores it,
+    /// and the process that finishes the sign-in goes on with it (a later step-up needs the
+    /// authorization endpoint and the PKCE methods as much as the token request needs the rest).
+    pub fn to_json(&self) -> String {
         ObjectText::new()
             .str("issuer", &self.issuer)
+            .opt(
+                "authorization_endpoint",
+                self.authorization_endpoint.as_deref(),
+            )
             .str("token_endpoint", &self.token_endpoint)
+            .opt(
+                "registration_endpoint",
+                self.registration_endpoint.as_deref(),
+            )
+            .list("scopes_supported", self.scopes_supported.as_deref())
+            .list(
+                "code_challenge_methods_supported",
+                self.code_challenge_methods_supported.as_deref(),
+            )
             .list(
                 "token_endpoint_auth_methods_supported",
                 self.token_endpoint_auth_methods_supported.as_deref(),
+            )
+            .list(
+                "grant_types_supported",
+                self.grant_types_supported.as_deref(),
             )
             .bool(
                 "authorization_response_iss_parameter_supported",
                 self.iss_parameter_supported,
             )
+            .bool(
+                "client_id_metadata_document_supported",
+                self.client_id_metadata_document_supported,
+            )
             .list(
                 "dpop_signing_alg_values_supported",
                 self.dpop_signing_alg_values_supported.as_deref(),
             )
-            .list("scopes_supported", self.scopes_supported.as_deref())
             .finish()
     }
 

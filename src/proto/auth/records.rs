@@ -24,9 +24,13 @@ pub mod keys {
     pub fn tokens(server_url: &str) -> String {
         format!("mcp-edge:tokens:{server_url}")
     }
-    /// Where a pending authorization request is kept, by its `state`'s public handle.
+    /// Where a pending authorization request is kept, by its `state`'s public handle. `v2:` is
+    /// the record's format (metadata under RFC 8414 names): a version that wrote the earlier
+    /// format (the RFC 9207 flag under another name, which it would read as "not advertised")
+    /// and this one never read each other's records, say two tabs of different versions sharing
+    /// `localStorage`. The prefix `mcp-edge:pending:` stays, which `browserStorage` routes by.
     pub fn pending(handle: &str) -> String {
-        format!("mcp-edge:pending:{handle}")
+        format!("mcp-edge:pending:v2:{handle}")
     }
 }
 
@@ -203,8 +207,7 @@ pub struct PendingAuthorization {
     pub verifier: Secret,
     /// The issuer recorded from the validated metadata.
     pub issuer: String,
-    /// The metadata the request was built from (what the token request needs of it: see
-    /// [`ServerMetadata::to_pending_json`]).
+    /// The metadata the request was built from (stored whole: [`ServerMetadata::to_json`]).
     pub metadata: ServerMetadata,
     /// The client that made the request.
     pub client: ClientRecord,
@@ -228,7 +231,7 @@ impl Record for PendingAuthorization {
             .str("state", self.state.expose())
             .str("verifier", self.verifier.expose())
             .str("issuer", &self.issuer)
-            .raw("metadata", &self.metadata.to_pending_json())
+            .raw("metadata", &self.metadata.to_json())
             .raw("client", &self.client.to_json())
             .str("resource", &self.resource)
             .opt("scope", self.scope.as_deref())
@@ -305,11 +308,11 @@ mod tests {
     }
 
     #[test]
-    fn a_pending_authorization_round_trips_with_the_metadata_its_token_request_needs() {
+    fn a_pending_authorization_round_trips_with_its_metadata() {
         let mut metadata = ServerMetadata::fallback("https://as.example");
-        metadata.authorization_endpoint = None;
         metadata.registration_endpoint = None;
-        metadata.code_challenge_methods_supported = None;
+        metadata.grant_types_supported = Some(vec!["authorization_code".into()]);
+        metadata.client_id_metadata_document_supported = true;
         metadata.iss_parameter_supported = true;
         metadata.token_endpoint_auth_methods_supported = Some(vec!["none".into()]);
         metadata.dpop_signing_alg_values_supported = Some(vec!["ES256".into()]);
@@ -351,5 +354,8 @@ mod tests {
             "iss_parameter_supported",
         );
         assert_eq!(from_stored::<PendingAuthorization>(Some(&earlier)), None);
+        // Nor under the key the earlier version looks in; still where `browserStorage` routes.
+        let key = keys::pending("h");
+        assert!(key.starts_with("mcp-edge:pending:") && key != "mcp-edge:pending:h");
     }
 }
