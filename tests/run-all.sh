@@ -220,7 +220,7 @@ stage_component() {
 # Fuzz smoke: each cargo-fuzz target for FUZZ_SECONDS, starting from the committed seeds plus the
 # corpus grown by earlier local runs (tests/fuzz/corpus, git-ignored). cargo-fuzz needs unstable
 # rustc flags (sanitizers, coverage passes): RUSTC_BOOTSTRAP=1 enables them on the stable toolchain,
-# so CI does not depend on a nightly toolchain being installed.
+# on which every test runs (only release packages use the pinned nightly of build-package.sh).
 stage_fuzz() {
     export RUSTC_BOOTSTRAP=1
     local dir=tests/fuzz t log failed=()

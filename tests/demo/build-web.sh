@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds a wasm-pack `web` package when it is missing or older than anything it is built from
-# (src/, Cargo.toml, Cargo.lock). Idempotent.
+# Builds a wasm-pack `web` package (tests/tools/build-package.sh) when it is missing or older than
+# anything it is built from (src/, Cargo.toml, Cargo.lock, the package build scripts). Idempotent.
 #   build-web.sh          the full build (default features) into www/pkg
 #   build-web.sh client   the client build (--no-default-features: McpClient without the pool,
 #                         the adapters and the validator) into pkg/web-client
@@ -14,7 +14,7 @@ case "${1:-full}" in
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 wasm=$out/mcp_edge_bg.wasm
-if [ ! -f "$wasm" ] || [ ! -f "$out/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
+if [ ! -f "$wasm" ] || [ ! -f "$out/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock tests/tools/build-package.sh tests/tools/shrink-package.sh tests/tools/wasm-opt.sh tests/tools/install.sh -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
   echo "== building $out (tests/tools/build-package.sh web $out ${cargo_args[*]})" >&2
   bash tests/tools/build-package.sh web "$out" "${cargo_args[@]}"

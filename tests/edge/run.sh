@@ -3,7 +3,7 @@
 #   1. install (idempotent): workerd and playwright-core exactly as locked in package-lock.json
 #      (`npm ci` only when an installed version differs); checks the workerd binary runs here;
 #   2. build the wasm `web` package into tests/edge/pkg (git-ignored) when it is missing or older
-#      than src/, Cargo.toml or Cargo.lock: wasm-pack build --release --target web;
+#      than src/, Cargo.toml, Cargo.lock or the package build scripts: tests/tools/build-package.sh;
 #   3. start the test servers (tests/servers/start-all.sh: server-everything, 2025 era; the Python
 #      server, 2026-07-28 and 2025) and the OAuth servers (tests/servers/auth/start.sh: oidc-provider
 #      and its protected servers of both eras) on 127.0.0.1;
@@ -33,7 +33,7 @@ log "workerd $("$here/node_modules/.bin/workerd" --version)"
 
 # 2. The web package.
 wasm="$here/pkg/mcp_edge_bg.wasm"
-if [ ! -f "$wasm" ] || [ ! -f "$here/pkg/.mcp-edge-shrunk" ] || [ -n "$(cd "$root" && find src Cargo.toml Cargo.lock -newer "$wasm" -print -quit)" ]; then
+if [ ! -f "$wasm" ] || [ ! -f "$here/pkg/.mcp-edge-shrunk" ] || [ -n "$(cd "$root" && find src Cargo.toml Cargo.lock tests/tools/build-package.sh tests/tools/shrink-package.sh tests/tools/wasm-opt.sh tests/tools/install.sh -newer "$wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { log "wasm-pack missing (cargo install wasm-pack --locked)"; exit 1; }
   log "building tests/edge/pkg (tests/tools/build-package.sh web tests/edge/pkg)"
   bash "$root/tests/tools/build-package.sh" web "$here/pkg"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the wasm-pack `nodejs` package when it is missing or older than src/, Cargo.toml or
-# Cargo.lock, and prints its directory:
+# Builds the wasm-pack `nodejs` package (tests/tools/build-package.sh) when it is missing or older
+# than src/, Cargo.toml, Cargo.lock or the package build scripts, and prints its directory:
 #   build-nodejs-pkg.sh          the full build (default features) into pkg/nodejs
 #   build-nodejs-pkg.sh client   the client build (--no-default-features: McpClient without the
 #                                pool, the adapters and the validator) into pkg/nodejs-client
@@ -15,7 +15,7 @@ case "${1:-full}" in
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 pkg="$root/$out"
-if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ ! -f "$pkg/mcp_edge.js" ] || [ ! -f "$pkg/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
+if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ ! -f "$pkg/mcp_edge.js" ] || [ ! -f "$pkg/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock tests/tools/build-package.sh tests/tools/shrink-package.sh tests/tools/wasm-opt.sh tests/tools/install.sh -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
   command -v wasm-pack >/dev/null || { echo "wasm-pack missing (bash tests/tools/install.sh)" >&2; exit 1; }
   echo "building $out (tests/tools/build-package.sh nodejs $out ${cargo_args[*]})" >&2
   bash tests/tools/build-package.sh nodejs "$out" "${cargo_args[@]}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the npm package for the three wasm-pack targets (web, bundler, nodejs) and checks what a
+# Builds (tests/tools/build-package.sh) the npm package for the three wasm-pack targets (web, bundler, nodejs) and checks what a
 # user gets: the package name, the hand-written TypeScript surface, no `any` in it, and the sizes;
-# then the client build (`-- --no-default-features`, web target): McpClient declared and exported,
+# then the client build (`--no-default-features`, web target): McpClient declared and exported,
 # no pool, and its size beside the full build's.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -65,6 +65,12 @@ fi
 check_sections "$dts" src/js/mcp-edge.d.ts || { echo "check FAILED: client build .d.ts lacks the client declarations"; exit 1; }
 echo "check passed: client build (web): declares and exports McpClient, no pool"
 size_line pkg/web-client "web, client build"
+# What ships is the nightly build with std rebuilt (build-package.sh); the wasm_imports stage
+# checks the stable build a Rust user makes. Neither may import from `env`.
+for wasm in pkg/web/mcp_edge_bg.wasm pkg/web-client/mcp_edge_bg.wasm; do
+    node tests/tools/check-wasm-imports.mjs "$wasm" || { echo "check FAILED: $wasm imports from env"; exit 1; }
+done
+echo "check passed: no env imports in the shipped modules (full and client builds)"
 full=$(shipped_gz pkg/web)
 client=$(shipped_gz pkg/web-client)
 ((client < full)) || { echo "check FAILED: the client build ($client) is not smaller than the full build ($full)"; exit 1; }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What OAuth adds to the `web` package, measured like for like: the working tree (its tracked files
 # as they are now) against copies of it with code cut out, each built and shrunk exactly as it
-# ships (wasm-pack release, tests/tools/shrink-package.sh), gzip -9 of the module, the glue and the
-# snippets.
+# ships (tests/tools/build-package.sh), gzip -9 of the module, the glue and the snippets
+# (tests/tools/shipped-size.sh).
 #   bash tests/tools/oauth-share.sh [client|full]...   (default: client full; 5-10 minutes each)
 #
 # Three trees per build:
