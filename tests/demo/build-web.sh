@@ -13,10 +13,4 @@ case "${1:-full}" in
   client) out=pkg/web-client; cargo_args=(--no-default-features) ;;
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
-wasm=$out/mcp_edge_bg.wasm
-if [ ! -f "$wasm" ] || [ ! -f "$out/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock tests/tools/build-package.sh tests/tools/shrink-package.sh tests/tools/wasm-opt.sh tests/tools/install.sh -newer "$wasm" -print -quit)" ]; then
-  command -v wasm-pack >/dev/null || { echo "build-web.sh: wasm-pack missing (cargo install wasm-pack --locked)" >&2; exit 1; }
-  echo "== building $out (tests/tools/build-package.sh web $out ${cargo_args[*]})" >&2
-  bash tests/tools/build-package.sh web "$out" "${cargo_args[@]}"
-  touch "$wasm"
-fi
+bash tests/tools/build-package.sh --if-stale web "$out" "${cargo_args[@]}"

@@ -32,13 +32,7 @@ log "workerd $("$here/node_modules/.bin/workerd" --version)"
 [ -x /usr/bin/chromium ] || { log "/usr/bin/chromium missing (apt-get install -y chromium)"; exit 1; }
 
 # 2. The web package.
-wasm="$here/pkg/mcp_edge_bg.wasm"
-if [ ! -f "$wasm" ] || [ ! -f "$here/pkg/.mcp-edge-shrunk" ] || [ -n "$(cd "$root" && find src Cargo.toml Cargo.lock tests/tools/build-package.sh tests/tools/shrink-package.sh tests/tools/wasm-opt.sh tests/tools/install.sh -newer "$wasm" -print -quit)" ]; then
-  command -v wasm-pack >/dev/null || { log "wasm-pack missing (cargo install wasm-pack --locked)"; exit 1; }
-  log "building tests/edge/pkg (tests/tools/build-package.sh web tests/edge/pkg)"
-  bash "$root/tests/tools/build-package.sh" web "$here/pkg"
-  touch "$wasm"
-fi
+bash "$root/tests/tools/build-package.sh" --if-stale web "$here/pkg"
 
 # 3. Servers (their own run directory, so nothing else's PIDs are touched).
 own_run_dir=""

@@ -15,10 +15,5 @@ case "${1:-full}" in
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 pkg="$root/$out"
-if [ ! -f "$pkg/mcp_edge_bg.wasm" ] || [ ! -f "$pkg/mcp_edge.js" ] || [ ! -f "$pkg/.mcp-edge-shrunk" ] || [ -n "$(find src Cargo.toml Cargo.lock tests/tools/build-package.sh tests/tools/shrink-package.sh tests/tools/wasm-opt.sh tests/tools/install.sh -newer "$pkg/mcp_edge_bg.wasm" -print -quit)" ]; then
-  command -v wasm-pack >/dev/null || { echo "wasm-pack missing (bash tests/tools/install.sh)" >&2; exit 1; }
-  echo "building $out (tests/tools/build-package.sh nodejs $out ${cargo_args[*]})" >&2
-  bash tests/tools/build-package.sh nodejs "$out" "${cargo_args[@]}"
-  touch "$pkg/mcp_edge_bg.wasm"
-fi
+bash tests/tools/build-package.sh --if-stale nodejs "$out" "${cargo_args[@]}"
 echo "$pkg"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds one release package exactly as it ships: every script that builds a package calls this.
-#   build-package.sh TARGET OUT_DIR [CARGO_ARG...]   (TARGET: web, bundler or nodejs;
-#                                                     e.g. `--no-default-features` for the client build;
-#                                                     a relative OUT_DIR is under the checkout)
+#   build-package.sh [--if-stale] TARGET OUT_DIR [CARGO_ARG...]
+#     TARGET: web, bundler or nodejs; CARGO_ARG e.g. `--no-default-features` for the client build;
+#     a relative OUT_DIR is under the checkout. --if-stale: nothing is done when OUT_DIR holds a
+#     finished package (module, glue, marker) newer than everything it is built from (src/,
+#     Cargo.toml, Cargo.lock and the scripts that build and shrink it, install.sh for the
+#     toolchain pin); the scripts that reuse packages across stages pass it.
 #
 # 1. wasm-pack, release profile, with the pinned nightly toolchain of `install.sh release-toolchain`
 #    rebuilding `std` with the package (`-Zbuild-std`), so that:
@@ -18,20 +21,33 @@
 #    immediate-abort, 178,632 location-detail, 176,547 optimize_for_size.
 #    A Rust user who builds the crate with stable gets the same behaviour, only a larger module.
 # 2. tests/tools/shrink-package.sh: wasm-opt and the JS minifier; it writes `.mcp-edge-shrunk` last,
-#    which the build scripts read as "this package is finished".
+#    which --if-stale reads as "this package is finished".
 # The crate built is this checkout's, or the one at $MCP_EDGE_CRATE (oauth-share.sh builds copies).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-(($# >= 2)) || { echo "usage: $0 TARGET OUT_DIR [CARGO_ARG...]" >&2; exit 2; }
+if_stale=false
+[[ "${1:-}" == --if-stale ]] && { if_stale=true; shift; }
+(($# >= 2)) || { echo "usage: $0 [--if-stale] TARGET OUT_DIR [CARGO_ARG...]" >&2; exit 2; }
 target=$1 out=$2
 shift 2
+crate="${MCP_EDGE_CRATE:-$root}"
+case "$out" in /*) ;; *) out="$crate/$out" ;; esac
+if $if_stale && [[ -f "$out/mcp_edge_bg.wasm" && -f "$out/mcp_edge.js" && -f "$out/.mcp-edge-shrunk" ]] \
+  && [[ -z "$(cd "$crate" && find src Cargo.toml Cargo.lock tests/tools/build-package.sh \
+    tests/tools/shrink-package.sh tests/tools/wasm-opt.sh tests/tools/install.sh \
+    -newer "$out/mcp_edge_bg.wasm" -print -quit)" ]]; then
+  exit 0
+fi
+command -v wasm-pack >/dev/null || { echo "build-package.sh: wasm-pack missing (bash tests/tools/install.sh wasm-pack)" >&2; exit 1; }
+echo "== building $out ($target $*)" >&2
 bash "$root/tests/tools/install.sh" release-toolchain >&2
 toolchain="$(bash "$root/tests/tools/install.sh" --print-release-toolchain)"
-case "$out" in /*) ;; *) out="${MCP_EDGE_CRATE:-$root}/$out" ;; esac
 rm -f "$out/.mcp-edge-shrunk"
-(cd "${MCP_EDGE_CRATE:-$root}" && RUSTUP_TOOLCHAIN="$toolchain" \
+(cd "$crate" && RUSTUP_TOOLCHAIN="$toolchain" \
   RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
   wasm-pack --log-level warn build --release --target "$target" --out-dir "$out" . -- \
     -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size "$@" >&2)
 bash "$root/tests/tools/shrink-package.sh" "$out"
+# The module is the reference the --if-stale check compares sources with.
+touch "$out/mcp_edge_bg.wasm"

@@ -11,7 +11,7 @@
 #    the client build: glue 9,651 -> 5,674 bytes gzip -9, snippets 3,994 -> 2,649. Local names
 #    are not kept (`--keep-names` costs 1.1 KB gzip): nothing reads them except wasm-bindgen's
 #    debug formatting; exported classes keep their names and `McpError` sets its `name` itself.
-# 3. A marker, `.mcp-edge-shrunk`, written last: the build scripts rebuild a package without it, so
+# 3. A marker, `.mcp-edge-shrunk`, written last: `build-package.sh --if-stale` rebuilds a package without it, so
 #    a package whose shrinking failed (or that predates it) is never taken for a finished one.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
