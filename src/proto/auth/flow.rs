@@ -11,10 +11,10 @@
 //!    (storage reads), [`Authorizer::add_entropy`], [`Authorizer::handle_dpop_key`],
 //!    [`Authorizer::handle_callback`] (the redirect back from the authorization server),
 //!    [`Authorizer::handle_timeout`];
-//! 2. outputs: [`Authorizer::poll_request`] (send it; answer with its [`AuthReqId`]),
-//!    [`Authorizer::poll_abort`], [`Authorizer::poll_event`] (storage writes and reads, the
-//!    authorization URL for a person, key and entropy requests), [`Authorizer::poll_done`] (a flow
-//!    ended: replay or fail what waited), [`Authorizer::poll_timeout`];
+//! 2. outputs, in the order they arose: [`Authorizer::poll_output`] (an [`AuthOutput`]: a
+//!    request to send, answered with its [`AuthReqId`]; a request to abandon; an event: storage
+//!    writes and reads, the authorization URL for a person, key and entropy requests; a flow
+//!    ended: replay or fail what waited), and [`Authorizer::poll_timeout`];
 //! 3. [`Authorizer::decorate`] every MCP request with the current credentials.
 //!
 //! # The flow
@@ -150,6 +150,21 @@ pub enum AuthEvent {
     },
 }
 
+/// What the authorizer asks of its owner, in the order it arose (one queue, so a storage write
+/// is never overtaken by the replay it enables).
+#[derive(Debug)]
+pub enum AuthOutput {
+    /// Send this request; answer with [`Authorizer::handle_response`] or
+    /// [`Authorizer::handle_failure`].
+    Send(AuthReqId, HttpRequest),
+    /// Abandon this request (timed out, or its flow failed).
+    Abort(AuthReqId),
+    /// A host event.
+    Event(AuthEvent),
+    /// A flow ended (or the initial load): `Ok` replays what waited, `Err` fails it.
+    Done(Result<(), AuthError>),
+}
+
 /// What to do with a request the server refused with 401 or 403.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ChallengeOutcome {
@@ -273,10 +288,7 @@ pub struct Authorizer {
     loading_key: bool,
     flow: Option<Flow>,
     next_req: u64,
-    requests: VecDeque<(AuthReqId, HttpRequest)>,
-    aborts: VecDeque<AuthReqId>,
-    events: VecDeque<AuthEvent>,
-    done: VecDeque<Result<(), AuthError>>,
+    out: VecDeque<AuthOutput>,
 }
 
 /// A form starting with `grant_type`.
@@ -337,12 +349,9 @@ impl Authorizer {
             loading_key: false,
             flow: None,
             next_req: 1,
-            requests: VecDeque::new(),
-            aborts: VecDeque::new(),
-            events: VecDeque::new(),
-            done: VecDeque::new(),
+            out: VecDeque::new(),
         };
-        a.events.push_back(AuthEvent::Load {
+        a.event(AuthEvent::Load {
             key: keys::tokens(server_url),
         });
         Ok(a)
@@ -389,21 +398,13 @@ impl Authorizer {
 
     // ---- outputs -----------------------------------------------------------------------------
 
-    /// The next request to send.
-    pub fn poll_request(&mut self) -> Option<(AuthReqId, HttpRequest)> {
-        self.requests.pop_front()
+    /// The next thing to do, in the order they arose.
+    pub fn poll_output(&mut self) -> Option<AuthOutput> {
+        self.out.pop_front()
     }
-    /// The next request to abandon (timed out).
-    pub fn poll_abort(&mut self) -> Option<AuthReqId> {
-        self.aborts.pop_front()
-    }
-    /// The next event.
-    pub fn poll_event(&mut self) -> Option<AuthEvent> {
-        self.events.pop_front()
-    }
-    /// The next finished flow (or the end of the initial load): `Ok` replays what waited.
-    pub fn poll_done(&mut self) -> Option<Result<(), AuthError>> {
-        self.done.pop_front()
+
+    fn event(&mut self, e: AuthEvent) {
+        self.out.push_back(AuthOutput::Event(e));
     }
     /// When [`Authorizer::handle_timeout`] must be called.
     pub fn poll_timeout(&self) -> Option<u64> {
@@ -444,7 +445,7 @@ impl Authorizer {
 
     /// Whether the access token should be refreshed before the next request (it expires within
     /// the configured skew and a refresh token and the server's metadata are at hand); starts
-    /// the refresh when so. Requests then wait for [`Authorizer::poll_done`].
+    /// the refresh when so. Requests then wait for its [`AuthOutput::Done`].
     pub fn refresh_if_expiring(&mut self, now: u64) -> bool {
         if self.flow.is_some() || !self.ready {
             return false;
@@ -549,12 +550,12 @@ impl Authorizer {
                 self.generation += 1;
                 if t.token_type == TokenType::DPoP && self.dpop_jwk.is_none() {
                     self.loading_key = true;
-                    self.events.push_back(AuthEvent::NeedDpopKey);
+                    self.event(AuthEvent::NeedDpopKey);
                     return;
                 }
             }
             self.ready = true;
-            self.done.push_back(Ok(()));
+            self.out.push_back(AuthOutput::Done(Ok(())));
             return;
         }
         if let Some(Step::LoadingPending { callback, key: k }) = self.flow.as_ref().map(|f| &f.step)
@@ -675,7 +676,7 @@ impl Authorizer {
         let get = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
         let state_ok = get("state")
             .is_some_and(|s| constant_time_eq(s.as_bytes(), pending.state.expose().as_bytes()));
-        self.events.push_back(AuthEvent::Delete {
+        self.event(AuthEvent::Delete {
             key: keys::pending(&pending_handle(&pending.state)),
         });
         if !state_ok {
@@ -749,7 +750,7 @@ impl Authorizer {
             f.deadline = Some(now + REQUEST_TIMEOUT_MS);
         }
         match key {
-            Some(key) => self.events.push_back(AuthEvent::Load { key }),
+            Some(key) => self.event(AuthEvent::Load { key }),
             None => self.fail(AuthError::StateMismatch),
         }
     }
@@ -762,7 +763,7 @@ impl Authorizer {
             return self.fail(AuthError::StateMismatch);
         };
         if pending.created_at.saturating_add(INTERACTION_TIMEOUT_MS) < self.wall(now) {
-            self.events.push_back(AuthEvent::Delete {
+            self.event(AuthEvent::Delete {
                 key: keys::pending(&pending_handle(&pending.state)),
             });
             return self.fail(AuthError::AuthorizationDenied {
@@ -775,7 +776,7 @@ impl Authorizer {
                 pending: Box::new(pending),
                 callback,
             });
-            self.events.push_back(AuthEvent::NeedDpopKey);
+            self.event(AuthEvent::NeedDpopKey);
             return;
         }
         self.set_step(Step::Authorizing {
@@ -804,7 +805,7 @@ impl Authorizer {
             return false;
         }
         self.ready = true;
-        self.done.push_back(Ok(()));
+        self.out.push_back(AuthOutput::Done(Ok(())));
         true
     }
 
@@ -813,7 +814,7 @@ impl Authorizer {
         if self.tokens.take().is_some() {
             self.generation += 1;
         }
-        self.events.push_back(AuthEvent::Delete {
+        self.event(AuthEvent::Delete {
             key: keys::tokens(&self.server_url),
         });
     }
@@ -823,7 +824,7 @@ impl Authorizer {
         let Some(f) = &self.flow else { return };
         if f.deadline.is_some_and(|d| d <= now) {
             if let Some(r) = f.in_flight {
-                self.aborts.push_back(r);
+                self.out.push_back(AuthOutput::Abort(r));
             }
             let endpoint = match &f.step {
                 Step::Authorizing { .. } => "the authorization step".to_string(),
@@ -921,7 +922,7 @@ impl Authorizer {
             f.in_flight = Some(id);
             f.deadline = Some(now + REQUEST_TIMEOUT_MS);
         }
-        self.requests.push_back((id, req));
+        self.out.push_back(AuthOutput::Send(id, req));
         id
     }
 
@@ -1031,7 +1032,7 @@ impl Authorizer {
         if self.tokens.as_ref().is_some_and(|t| t.issuer != issuer) {
             self.tokens = None;
             self.generation += 1;
-            self.events.push_back(AuthEvent::Delete {
+            self.event(AuthEvent::Delete {
                 key: keys::tokens(&self.server_url),
             });
         }
@@ -1127,7 +1128,7 @@ impl Authorizer {
         }
         if self.use_dpop() && self.dpop_jwk.is_none() {
             self.set_step(Step::WaitingKey);
-            self.events.push_back(AuthEvent::NeedDpopKey);
+            self.event(AuthEvent::NeedDpopKey);
             return;
         }
         match self.cfg.grant.clone() {
@@ -1273,7 +1274,7 @@ impl Authorizer {
                 self.client = Some(c);
             } else if !self.flow.as_ref().is_some_and(|f| f.client_loaded) {
                 self.set_step(Step::LoadingClient);
-                self.events.push_back(AuthEvent::Load {
+                self.event(AuthEvent::Load {
                     key: keys::client(&issuer),
                 });
                 return;
@@ -1291,7 +1292,7 @@ impl Authorizer {
                 f.entropy_asked = true;
             }
             if ask {
-                self.events.push_back(AuthEvent::NeedEntropy {
+                self.event(AuthEvent::NeedEntropy {
                     bytes: AUTHORIZE_ENTROPY - self.entropy.len(),
                 });
             }
@@ -1344,7 +1345,7 @@ impl Authorizer {
             created_at: self.wall(now),
         };
         self.requested_scope = scope;
-        self.events.push_back(AuthEvent::Save {
+        self.event(AuthEvent::Save {
             key: keys::pending(&pending_handle(&state)),
             value: records::to_stored(&pending),
         });
@@ -1357,7 +1358,7 @@ impl Authorizer {
                 if let Some(f) = self.flow.as_mut() {
                     f.deadline = Some(now + INTERACTION_TIMEOUT_MS);
                 }
-                self.events.push_back(AuthEvent::Authorize { url });
+                self.event(AuthEvent::Authorize { url });
             }
             Interaction::Headless => {
                 let req = HttpRequest {
@@ -1471,7 +1472,7 @@ impl Authorizer {
             source: ClientSource::Registered,
             redirect_uri: self.cfg.redirect_uri.clone(),
         };
-        self.events.push_back(AuthEvent::Save {
+        self.event(AuthEvent::Save {
             key: keys::client(&rec.issuer),
             value: records::to_stored(&rec),
         });
@@ -1493,7 +1494,7 @@ impl Authorizer {
             if !self.flow.as_ref().is_some_and(|f| f.client_loaded) {
                 // The registration made with these tokens is in storage.
                 self.set_step(Step::LoadingClient);
-                self.events.push_back(AuthEvent::Load {
+                self.event(AuthEvent::Load {
                     key: keys::client(&issuer),
                 });
                 return;
@@ -1511,7 +1512,7 @@ impl Authorizer {
         }
         if self.use_dpop() && self.dpop_jwk.is_none() {
             self.set_step(Step::WaitingKey);
-            self.events.push_back(AuthEvent::NeedDpopKey);
+            self.event(AuthEvent::NeedDpopKey);
             return;
         }
         if !self.flow.as_ref().is_some_and(|f| f.lock_held) {
@@ -1525,7 +1526,7 @@ impl Authorizer {
                 f.deadline = Some(now + REQUEST_TIMEOUT_MS);
             }
             self.set_step(Step::Locking);
-            self.events.push_back(AuthEvent::Lock { name });
+            self.event(AuthEvent::Lock { name });
             return;
         }
         if let Some(f) = self.flow.as_mut() {
@@ -1547,7 +1548,7 @@ impl Authorizer {
             f.deadline = Some(now + REQUEST_TIMEOUT_MS);
         }
         self.set_step(Step::Rereading);
-        self.events.push_back(AuthEvent::Load {
+        self.event(AuthEvent::Load {
             key: keys::tokens(&self.server_url),
         });
     }
@@ -1687,7 +1688,7 @@ impl Authorizer {
                 TokenKind::Refresh => {
                     self.tokens = None;
                     self.generation += 1;
-                    self.events.push_back(AuthEvent::Delete {
+                    self.event(AuthEvent::Delete {
                         key: keys::tokens(&self.server_url),
                     });
                     if matches!(
@@ -1759,11 +1760,11 @@ impl Authorizer {
             refresh_token,
             scope: granted.clone(),
         };
-        self.events.push_back(AuthEvent::Save {
+        self.event(AuthEvent::Save {
             key: keys::tokens(&self.server_url),
             value: records::to_stored(&rec),
         });
-        self.events.push_back(AuthEvent::SignedIn {
+        self.event(AuthEvent::SignedIn {
             issuer: rec.issuer.clone(),
             scope: granted,
             expires_at,
@@ -1781,16 +1782,16 @@ impl Authorizer {
     fn finish(&mut self, result: Result<(), AuthError>) {
         // A lock asked for and not granted yet is released by the host once it is.
         if let Some(name) = self.flow.as_mut().and_then(|f| f.lock.take()) {
-            self.events.push_back(AuthEvent::Unlock { name });
+            self.event(AuthEvent::Unlock { name });
         }
         if let Some(f) = self.flow.take() {
             if let Some(r) = f.in_flight {
                 if result.is_err() {
-                    self.aborts.push_back(r);
+                    self.out.push_back(AuthOutput::Abort(r));
                 }
             }
         }
-        self.done.push_back(result);
+        self.out.push_back(AuthOutput::Done(result));
     }
 }
 

@@ -32,7 +32,8 @@ pub use super::uri;
 pub use config::{AuthConfig, Grant, Interaction, StaticClient};
 pub use error::AuthError;
 pub use flow::{
-    AuthEvent, AuthReqId, AuthResponse, Authorizer, ChallengeOutcome, MAX_AUTH_RESPONSE_BYTES,
+    AuthEvent, AuthOutput, AuthReqId, AuthResponse, Authorizer, ChallengeOutcome,
+    MAX_AUTH_RESPONSE_BYTES,
 };
 pub use jose::{KeyRole, ProofSpec};
 pub use records::TokenType;

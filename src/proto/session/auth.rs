@@ -10,7 +10,9 @@ use serde_json::{json, Value};
 
 use super::exchange::{Exchange, Purpose};
 use super::{Event, ExchangeId, OpId, OpKind, ProtocolError, Session, TransportFailure};
-use crate::proto::auth::{AuthError, AuthResponse, ChallengeOutcome, MAX_AUTH_RESPONSE_BYTES};
+use crate::proto::auth::{
+    AuthError, AuthOutput, AuthResponse, ChallengeOutcome, MAX_AUTH_RESPONSE_BYTES,
+};
 use crate::proto::http::ResponseHead;
 
 /// Most immediate replays of one op after 401s that needed no new flow (a changed credential,
@@ -295,50 +297,34 @@ impl Session {
 
     // ---- the authorizer's own exchanges --------------------------------------------------------
 
-    /// Moves the authorizer's requests, aborts and events out, and ends waits for finished
-    /// flows; repeats until it is quiet.
+    /// Carries out what the authorizer asks, in the order it asked: its requests become
+    /// exchanges, its aborts end them, its events go to the host, and a finished flow replays or
+    /// fails what waited for it. Bounded: a flow asks for a handful of things per input.
     pub(super) fn pump_auth(&mut self, now: u64) {
-        for _ in 0..64 {
-            let Some(a) = self.auth.as_mut() else { return };
-            let mut requests = Vec::new();
-            while let Some(r) = a.poll_request() {
-                requests.push(r);
-            }
-            let mut aborts = Vec::new();
-            while let Some(r) = a.poll_abort() {
-                aborts.push(r);
-            }
-            let mut events = Vec::new();
-            while let Some(e) = a.poll_event() {
-                events.push(e);
-            }
-            let mut done = Vec::new();
-            while let Some(d) = a.poll_done() {
-                done.push(d);
-            }
-            if requests.is_empty() && aborts.is_empty() && events.is_empty() && done.is_empty() {
+        for _ in 0..1024 {
+            let Some(out) = self.auth.as_mut().and_then(|a| a.poll_output()) else {
                 return;
-            }
-            for (req, request) in requests {
-                let endpoint = crate::proto::auth::uri::without_query(&request.url).to_string();
-                self.new_exchange(Exchange::new(Purpose::Auth { req, endpoint }), request);
-            }
-            for req in aborts {
-                let ids: Vec<ExchangeId> = self
-                    .exchanges
-                    .iter()
-                    .filter(
-                        |(_, e)| matches!(&e.purpose, Purpose::Auth { req: r, .. } if *r == req),
-                    )
-                    .map(|(k, _)| *k)
-                    .collect();
-                for id in ids {
-                    self.abort_exchange(id);
+            };
+            match out {
+                AuthOutput::Send(req, request) => {
+                    let endpoint = crate::proto::auth::uri::without_query(&request.url).to_string();
+                    self.new_exchange(Exchange::new(Purpose::Auth { req, endpoint }), request);
                 }
-            }
-            self.events.extend(events.into_iter().map(Event::Auth));
-            for result in done {
-                self.flow_done(result, now);
+                AuthOutput::Abort(req) => {
+                    let ids: Vec<ExchangeId> = self
+                        .exchanges
+                        .iter()
+                        .filter(
+                            |(_, e)| matches!(&e.purpose, Purpose::Auth { req: r, .. } if *r == req),
+                        )
+                        .map(|(k, _)| *k)
+                        .collect();
+                    for id in ids {
+                        self.abort_exchange(id);
+                    }
+                }
+                AuthOutput::Event(e) => self.events.push_back(Event::Auth(e)),
+                AuthOutput::Done(result) => self.flow_done(result, now),
             }
         }
     }
