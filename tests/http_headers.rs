@@ -9,7 +9,8 @@ use mcp_edge::proto::headers::{
     partition_tools, standard_headers, HeaderError, ParamHeader, ParamType,
 };
 use mcp_edge::proto::http::{
-    classify, is_event_stream, is_json, media_type, retry_after_ms, ResponseHead, ResponseKind,
+    classify, is_event_stream, is_json, media_type, put_header, retry_after_ms, ResponseHead,
+    ResponseKind,
 };
 use serde_json::{json, Value};
 
@@ -728,6 +729,29 @@ fn tool_list_with_one_invalid_tool_keeps_the_others() {
         }
     );
     assert!(rejected[1].error.to_string().contains("/properties/ratio"));
+}
+
+#[test]
+fn put_header_replaces_every_case_of_a_name_and_keeps_the_others() {
+    let mut headers: Vec<(String, String)> = [
+        ("Authorization", "Bearer static"),
+        ("accept", "application/json"),
+        ("AUTHORIZATION", "Bearer other"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    put_header(&mut headers, "authorization", Some("DPoP t".into()));
+    assert_eq!(
+        headers,
+        [
+            ("accept".to_string(), "application/json".to_string()),
+            ("authorization".to_string(), "DPoP t".to_string()),
+        ]
+    );
+    put_header(&mut headers, "authorization", None);
+    assert_eq!(headers.len(), 1);
+    assert_eq!(headers[0].0, "accept");
 }
 
 // Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).

@@ -105,6 +105,15 @@ pub struct RequestExtras {
     pub oauth: bool,
 }
 
+/// Sets header `name` (lower case) in `headers`: every earlier value of it, in any case, goes;
+/// `value` (when given) is appended. The one way headers are replaced, so one removal loop.
+pub fn put_header(headers: &mut Vec<(String, String)>, name: &str, value: Option<String>) {
+    headers.retain(|(k, _)| !k.eq_ignore_ascii_case(name));
+    if let Some(v) = value {
+        headers.push((name.to_string(), v));
+    }
+}
+
 impl HttpRequest {
     /// The first value of a header, case-insensitively.
     pub fn header(&self, name: &str) -> Option<&str> {

@@ -235,13 +235,12 @@ pub fn form(pairs: &[(&str, &str)]) -> String {
 
 /// Parses a query string or form body into decoded pairs, in order.
 pub fn parse_form(s: &str) -> Vec<(String, String)> {
-    s.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| match p.split_once('=') {
-            Some((k, v)) => (form_decode(k), form_decode(v)),
-            None => (form_decode(p), String::new()),
-        })
-        .collect()
+    let mut pairs = Vec::new();
+    for p in s.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = p.split_once('=').unwrap_or((p, ""));
+        pairs.push((form_decode(k), form_decode(v)));
+    }
+    pairs
 }
 
 /// The query parameters of a redirect back to the client: the query of `callback` when it is a

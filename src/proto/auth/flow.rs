@@ -416,12 +416,9 @@ impl Authorizer {
     /// The token never goes into a URL (MCP `basic/authorization` "Token Requirements").
     pub fn decorate(&self, req: &mut HttpRequest) {
         let Some(t) = &self.tokens else { return };
-        req.headers
-            .retain(|(k, _)| k != crate::proto::http::names::AUTHORIZATION);
-        req.headers.push((
-            crate::proto::http::names::AUTHORIZATION.into(),
-            format!("{} {}", t.token_type.scheme(), t.access_token.expose()),
-        ));
+        let credentials = format!("{} {}", t.token_type.scheme(), t.access_token.expose());
+        let name = crate::proto::http::names::AUTHORIZATION;
+        crate::proto::http::put_header(&mut req.headers, name, Some(credentials));
         if t.token_type == TokenType::DPoP {
             if let Some(jwk) = &self.dpop_jwk {
                 req.extras.proofs.push(ProofSpec::Dpop {
@@ -734,10 +731,11 @@ impl Authorizer {
     }
 
     fn resume_from_storage(&mut self, callback: &str, now: u64) {
-        let state = uri::callback_params(callback)
-            .into_iter()
+        let params = uri::callback_params(callback);
+        let state = params
+            .iter()
             .find(|(k, _)| k == "state")
-            .map(|(_, v)| Secret::new(v));
+            .map(|(_, v)| Secret::new(v.as_str()));
         let key = state.as_ref().map(|s| keys::pending(&pending_handle(s)));
         self.flow = Some(Flow::new(
             Reason::Unauthorized(ChallengeInfo::default()),
@@ -1298,7 +1296,8 @@ impl Authorizer {
             }
             return;
         }
-        let random: Vec<u8> = self.entropy.drain(..AUTHORIZE_ENTROPY).collect();
+        let rest = self.entropy.split_off(AUTHORIZE_ENTROPY);
+        let random = std::mem::replace(&mut self.entropy, rest);
         let mut v = [0u8; 32];
         v.copy_from_slice(&random[..32]);
         let verifier = jose::pkce_verifier(&v);

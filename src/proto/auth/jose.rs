@@ -25,14 +25,7 @@ pub fn b64url(bytes: &[u8]) -> String {
 /// with the two differing characters mapped back and `=` padding added (one encoder in the
 /// module instead of two).
 pub fn b64(bytes: &[u8]) -> String {
-    let mut s: String = b64url(bytes)
-        .chars()
-        .map(|c| match c {
-            '-' => '+',
-            '_' => '/',
-            c => c,
-        })
-        .collect();
+    let mut s = b64url(bytes).replace('-', "+").replace('_', "/");
     while !s.len().is_multiple_of(4) {
         s.push('=');
     }
@@ -221,9 +214,8 @@ impl ProofSpec {
     pub fn apply(&self, req: &mut crate::proto::http::HttpRequest, jwt: Secret) {
         match self {
             ProofSpec::Dpop { .. } => {
-                req.headers.retain(|(k, _)| k != DPOP_HEADER);
-                req.headers
-                    .push((DPOP_HEADER.to_string(), jwt.expose().to_string()));
+                let jwt = Some(jwt.expose().to_string());
+                crate::proto::http::put_header(&mut req.headers, DPOP_HEADER, jwt);
             }
             ProofSpec::ClientAssertion { .. } => {
                 let extra = uri::form(&[

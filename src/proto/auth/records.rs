@@ -277,8 +277,12 @@ pub fn to_stored<T: Record>(record: &T) -> Secret {
 /// Reads a stored record; `None` when absent or unreadable (an unreadable record is treated as
 /// absent, never as an error that blocks sign-in).
 pub fn from_stored<T: Record>(text: Option<&str>) -> Option<T> {
-    let v: Value = serde_json::from_str(text?).ok()?;
-    T::from_json(&v)
+    T::from_json(&stored_json(text?)?)
+}
+
+/// The JSON of a stored record (not generic: one copy for every record type).
+fn stored_json(text: &str) -> Option<Value> {
+    serde_json::from_str(text).ok()
 }
 
 #[cfg(test)]

@@ -311,15 +311,12 @@ impl Session {
                     self.new_exchange(Exchange::new(Purpose::Auth { req, endpoint }), request);
                 }
                 AuthOutput::Abort(req) => {
-                    let ids: Vec<ExchangeId> = self
-                        .exchanges
-                        .iter()
-                        .filter(
-                            |(_, e)| matches!(&e.purpose, Purpose::Auth { req: r, .. } if *r == req),
-                        )
-                        .map(|(k, _)| *k)
-                        .collect();
-                    for id in ids {
+                    // One exchange per request.
+                    let id = self.exchanges.iter().find_map(|(k, e)| {
+                        matches!(&e.purpose, Purpose::Auth { req: r, .. } if *r == req)
+                            .then_some(*k)
+                    });
+                    if let Some(id) = id {
                         self.abort_exchange(id);
                     }
                 }

@@ -360,14 +360,9 @@ impl Session {
     /// `authorization` drops private cache entries (MCP 2026-07-28 `server/utilities/caching`).
     pub fn set_header(&mut self, name: &str, value: Option<String>) {
         let name = name.to_ascii_lowercase();
-        self.cfg
-            .headers
-            .retain(|(k, _)| !k.eq_ignore_ascii_case(&name));
+        crate::proto::http::put_header(&mut self.cfg.headers, &name, value);
         if name == crate::proto::http::names::AUTHORIZATION {
             self.cache.drop_private();
-        }
-        if let Some(v) = value {
-            self.cfg.headers.push((name, v));
         }
     }
 
