@@ -534,10 +534,11 @@ impl Authorizer {
 
     /// A stored value arrived (`None`: absent).
     pub fn handle_loaded(&mut self, key: &str, value: Option<&str>, now: u64) {
-        if self.ready && key == keys::tokens(&self.server_url) {
+        let tokens_key = key == keys::tokens(&self.server_url);
+        if self.ready && tokens_key {
             return self.tokens_loaded_again(value, now);
         }
-        if !self.ready && key == keys::tokens(&self.server_url) {
+        if tokens_key {
             self.tokens = records::from_stored::<TokenRecord>(value).filter(|t| {
                 t.resource == self.resource || uri::resource_covers(&t.resource, &self.server_url)
             });
@@ -859,49 +860,29 @@ impl Authorizer {
         if let Some(f) = self.flow.as_mut() {
             f.in_flight = None;
         }
-        let Some(step) = self
+        // Discovery and the headless redirect keep their step; registration and token requests
+        // hand theirs to the answer.
+        match self.flow.as_ref().map(|f| &f.step) {
+            Some(Step::Prm { .. }) => return self.prm_response(resp, now),
+            Some(Step::Asm { .. }) => return self.asm_response(resp, now),
+            Some(Step::Authorizing { .. }) => return self.headless_response(resp, now),
+            _ => {}
+        }
+        let step = self
             .flow
             .as_mut()
-            .map(|f| std::mem::replace(&mut f.step, Step::WaitingKey))
-        else {
-            return;
-        };
+            .map(|f| std::mem::replace(&mut f.step, Step::WaitingKey));
         match step {
-            Step::Prm {
-                candidates,
-                next,
-                named,
-            } => {
-                self.set_step(Step::Prm {
-                    candidates,
-                    next,
-                    named,
-                });
-                self.prm_response(resp, now)
+            Some(Step::Registering { requested }) => {
+                self.registration_response(requested, resp, now)
             }
-            Step::Asm {
-                candidates,
-                next,
-                mismatch,
-            } => {
-                self.set_step(Step::Asm {
-                    candidates,
-                    next,
-                    mismatch,
-                });
-                self.asm_response(resp, now)
-            }
-            Step::Registering { requested } => self.registration_response(requested, resp, now),
-            Step::Authorizing { pending, headless } => {
-                self.set_step(Step::Authorizing { pending, headless });
-                self.headless_response(resp, now)
-            }
-            Step::Token {
+            Some(Step::Token {
                 kind,
                 form,
                 nonce_retried,
-            } => self.token_response(kind, form, nonce_retried, resp, now),
-            other => self.set_step(other),
+            }) => self.token_response(kind, form, nonce_retried, resp, now),
+            Some(other) => self.set_step(other),
+            None => {}
         }
     }
 
