@@ -236,12 +236,14 @@ pub struct Session {
 
 impl Session {
     /// A session for `cfg`. Fails when the configuration is inconsistent.
-    pub fn new(cfg: SessionConfig) -> Result<Self, ProtocolError> {
+    /// The authorization config moves into the session's authorizer ([`Session::config`] shows
+    /// `auth: None`).
+    pub fn new(mut cfg: SessionConfig) -> Result<Self, ProtocolError> {
         cfg.validate()?;
         let rng = cfg.jitter_seed | 1;
-        let auth = match &cfg.auth {
+        let auth = match cfg.auth.take() {
             Some(a) => Some(
-                crate::proto::auth::Authorizer::new(a.clone(), &cfg.endpoint, cfg.unix_epoch_ms)
+                crate::proto::auth::Authorizer::new(a, &cfg.endpoint, cfg.unix_epoch_ms)
                     .map_err(ProtocolError::Auth)?,
             ),
             None => None,
@@ -317,7 +319,7 @@ impl Session {
     pub fn is_closed(&self) -> bool {
         self.phase == Phase::Closed
     }
-    /// The configuration.
+    /// The configuration (its `auth` moved into the session's authorizer: `None` here).
     pub fn config(&self) -> &SessionConfig {
         &self.cfg
     }
