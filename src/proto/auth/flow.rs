@@ -31,7 +31,7 @@
 
 use std::collections::VecDeque;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::challenge::ChallengeInfo;
 use super::client_auth;
@@ -46,7 +46,7 @@ use super::scope;
 use super::secret::{constant_time_eq, Secret};
 use super::uri::{self, Form};
 use crate::proto::http::{HttpRequest, Method, RequestExtras};
-use crate::proto::jsonrpc::json_text;
+use crate::proto::write::ObjectText;
 
 /// Identifies one request of the authorizer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -289,6 +289,30 @@ pub struct Authorizer {
     flow: Option<Flow>,
     next_req: u64,
     out: VecDeque<AuthOutput>,
+}
+
+/// The media type of token request bodies.
+const FORM_TYPE: &str = "application/x-www-form-urlencoded";
+
+/// A request to an authorization server or metadata endpoint, which answers JSON; `body` is
+/// (media type, text). A GET carries only `Accept`, a CORS-safelisted header, so a browser sends
+/// no preflight for it.
+fn oauth_request(method: Method, url: String, body: Option<(&str, String)>) -> HttpRequest {
+    let mut headers = vec![("accept".to_string(), "application/json".to_string())];
+    let body = body.map(|(media_type, text)| {
+        headers.push(("content-type".to_string(), media_type.to_string()));
+        text
+    });
+    HttpRequest {
+        method,
+        url,
+        headers,
+        body,
+        extras: RequestExtras {
+            oauth: true,
+            ..RequestExtras::default()
+        },
+    }
 }
 
 /// A form starting with `grant_type`.
@@ -908,17 +932,7 @@ impl Authorizer {
     /// A metadata GET: a simple request (only `Accept`, a CORS-safelisted header), so a browser
     /// sends no preflight.
     fn get(&mut self, url: String, now: u64) -> AuthReqId {
-        let req = HttpRequest {
-            method: Method::Get,
-            url,
-            headers: vec![("accept".into(), "application/json".into())],
-            body: None,
-            extras: RequestExtras {
-                oauth: true,
-                ..RequestExtras::default()
-            },
-        };
-        self.send(req, now)
+        self.send(oauth_request(Method::Get, url, None), now)
     }
 
     fn start_discovery(&mut self, reason: Reason, now: u64) {
@@ -1396,31 +1410,20 @@ impl Authorizer {
                 "web".into()
             }
         });
-        let mut grants = vec![grant_types::CODE];
+        let mut grants = vec![grant_types::CODE.to_string()];
         if self.cfg.offline_access {
-            grants.push(grant_types::REFRESH);
+            grants.push(grant_types::REFRESH.to_string());
         }
-        let body = json!({
-            "client_name": self.cfg.client_name,
-            "redirect_uris": [redirect_uri],
-            "grant_types": grants,
-            "response_types": ["code"],
-            "token_endpoint_auth_method": method.as_str(),
-            "application_type": application_type,
-        });
-        let req = HttpRequest {
-            method: Method::Post,
-            url: endpoint.to_string(),
-            headers: vec![
-                ("content-type".into(), "application/json".into()),
-                ("accept".into(), "application/json".into()),
-            ],
-            body: Some(json_text(&body)),
-            extras: RequestExtras {
-                oauth: true,
-                ..RequestExtras::default()
-            },
-        };
+        let body = ObjectText::new()
+            .str("client_name", &self.cfg.client_name)
+            .list("redirect_uris", Some(&[redirect_uri.to_string()]))
+            .list("grant_types", Some(&grants))
+            .list("response_types", Some(&["code".to_string()]))
+            .str("token_endpoint_auth_method", method.as_str())
+            .str("application_type", &application_type)
+            .finish();
+        let body = ("application/json", body);
+        let req = oauth_request(Method::Post, endpoint.to_string(), Some(body));
         self.set_step(Step::Registering { requested: method });
         self.send(req, now);
     }
@@ -1572,50 +1575,33 @@ impl Authorizer {
         if !to_idp {
             form.add("resource", &self.resource);
         }
-        let mut headers = vec![
-            (
-                "content-type".into(),
-                "application/x-www-form-urlencoded".into(),
-            ),
-            ("accept".into(), "application/json".into()),
-        ];
-        let mut extras = RequestExtras {
-            oauth: true,
-            ..RequestExtras::default()
-        };
+        let mut headers = Vec::new();
+        let mut proofs = Vec::new();
         if !to_idp {
+            if let Some(jwk) = self.dpop_jwk.as_ref().filter(|_| self.use_dpop()) {
+                proofs.push(ProofSpec::Dpop {
+                    htm: "POST".into(),
+                    htu: endpoint.clone(),
+                    ath: None,
+                    nonce: self.as_nonce.clone(),
+                    jwk: jwk.clone(),
+                });
+            }
             if let Some(c) = &self.client {
                 client_auth::apply(c, &mut headers, &mut form);
                 if c.auth_method == ClientAuthMethod::PrivateKeyJwt {
-                    extras.proofs.push(ProofSpec::ClientAssertion {
+                    proofs.push(ProofSpec::ClientAssertion {
                         client_id: c.client_id.clone(),
                         audience: self.issuer.clone().unwrap_or_default(),
                         lifetime_s: 60,
                     });
                 }
             }
-            if self.use_dpop() {
-                if let Some(jwk) = &self.dpop_jwk {
-                    extras.proofs.insert(
-                        0,
-                        ProofSpec::Dpop {
-                            htm: "POST".into(),
-                            htu: endpoint.clone(),
-                            ath: None,
-                            nonce: self.as_nonce.clone(),
-                            jwk: jwk.clone(),
-                        },
-                    );
-                }
-            }
         }
-        let req = HttpRequest {
-            method: Method::Post,
-            url: endpoint,
-            headers,
-            body: Some(form.as_str().to_string()),
-            extras,
-        };
+        let body = (FORM_TYPE, form.as_str().to_string());
+        let mut req = oauth_request(Method::Post, endpoint, Some(body));
+        req.headers.append(&mut headers);
+        req.extras.proofs = proofs;
         let nonce_retried = matches!(
             self.flow.as_ref().map(|f| &f.step),
             Some(Step::Token {
