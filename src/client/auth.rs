@@ -10,9 +10,9 @@
 //!   Transmit with proofs          ─► signing input (core) ─► subtle.sign ─► JWT into the request
 //! ```
 //!
-//! The host is a small JS object (below): storage calls chained on one promise so they run
-//! strictly in order, WebCrypto through `globalThis.crypto` (never `window`; pages, workers,
-//! workerd and Node alike), keys non-extractable (a DPoP key is generated in `subtle` and only
+//! The host is a small JS object (`src/js/glue.js`, "the authorization host"): storage calls
+//! chained on one promise so they run strictly in order, WebCrypto through `globalThis.crypto`
+//! (never `window`; pages, workers, workerd and Node alike), keys non-extractable (a DPoP key is generated in `subtle` and only
 //! its public JWK leaves it; a `privateKeyPem` is imported once). `crypto.subtle` exists only in
 //! secure contexts: signing fails with a clear message elsewhere (PKCE needs no `subtle`:
 //! SHA-256 runs in Rust). These are a few lines of JS each; written with `Reflect` in Rust they
@@ -26,92 +26,7 @@ use crate::proto::auth::{jose, AuthError, AuthEvent, KeyRole};
 use crate::proto::http::HttpRequest;
 use crate::transport::js::describe_line;
 
-#[wasm_bindgen(inline_js = r#"
-const memory = new Map();
-const memoryStore = {
-  get: (k) => memory.get(k),
-  put: (k, v) => { memory.set(k, v); },
-  delete: (k) => { memory.delete(k); },
-};
-const P256 = { name: "ECDSA", namedCurve: "P-256" };
-const subtle = () => {
-  const s = globalThis.crypto && globalThis.crypto.subtle;
-  if (!s) throw new Error("crypto.subtle is not available (an insecure origin? it needs HTTPS or localhost)");
-  return s;
-};
-export function authHost(options) {
-  const o = options || {};
-  const store = o.storage || memoryStore;
-  let chain = Promise.resolve();
-  const queued = (f) => (chain = chain.then(f, f));
-  let dpop = null, dpopJwk = null, client = null;
-  const held = new Map();
-  return {
-    // One refresh per issuer and client across the tabs of an origin (Web Locks); scopes
-    // without `navigator.locks` (Node, workerd) have no other tab: granted at once.
-    lock(name) {
-      const locks = globalThis.navigator && globalThis.navigator.locks;
-      if (!locks) return Promise.resolve();
-      return new Promise((granted, failed) => {
-        locks.request(name, () => new Promise((release) => {
-          if (held.get(name) === "released") { held.delete(name); release(); } else { held.set(name, release); }
-          granted();
-        })).catch(failed);
-      });
-    },
-    // Released once the storage calls queued before it (the new tokens) have run, so the next
-    // holder reads what this one stored.
-    unlock(name) {
-      const free = () => {
-        const release = held.get(name);
-        if (typeof release === "function") { held.delete(name); release(); } else held.set(name, "released");
-      };
-      chain.then(free, free);
-    },
-    load: (key) => queued(async () => {
-      const v = await store.get(key);
-      return typeof v === "string" ? v : undefined;
-    }),
-    save: (key, value) => queued(() => store.put(key, value)),
-    remove: (key) => queued(() => store.delete(key)),
-    settled: () => chain.then(() => undefined, () => undefined),
-    random(n) {
-      const out = new Uint8Array(n);
-      for (let i = 0; i < n; i += 65536) globalThis.crypto.getRandomValues(out.subarray(i, Math.min(n, i + 65536)));
-      return out;
-    },
-    async dpopKey() {
-      if (!dpop) {
-        // A store that keeps keys (browserStorage over IndexedDB) gives every tab and reload the
-        // same non-extractable key, so stored DPoP-bound tokens stay usable.
-        const make = () => subtle().generateKey(P256, false, ["sign"]);
-        const pair = typeof store.dpopKey === "function" ? await store.dpopKey(make) : await make();
-        dpopJwk = JSON.stringify(await subtle().exportKey("jwk", pair.publicKey));
-        dpop = pair.privateKey;
-      }
-      return dpopJwk;
-    },
-    async sign(dpopRole, data) {
-      let key = dpopRole ? dpop : client;
-      if (!key && !dpopRole) {
-        if (typeof o.privateKeyPem !== "string") throw new Error("private_key_jwt needs auth.privateKeyPem");
-        const b64 = o.privateKeyPem.replace(/-----[^-]*-----/g, "").replace(/\s+/g, "");
-        const der = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-        key = client = await subtle().importKey("pkcs8", der, P256, false, ["sign"]);
-      }
-      if (!key) throw new Error("the DPoP key is not ready");
-      return new Uint8Array(await subtle().sign({ name: "ECDSA", hash: "SHA-256" }, key, data));
-    },
-    authorize: typeof o.onAuthorizationUrl === "function"
-      ? async (url) => {
-          const back = await o.onAuthorizationUrl(url);
-          if (typeof back !== "string") throw new Error("onAuthorizationUrl must resolve to the callback URL");
-          return back;
-        }
-      : null,
-  };
-}
-"#)]
+#[wasm_bindgen(module = "/src/js/glue.js")]
 extern "C" {
     /// The host for authorization: see the module documentation.
     #[derive(Clone, Debug)]

@@ -8,13 +8,13 @@
 # Three trees per build:
 # - with: the tree as it is;
 # - browserless: without the browser sign-in helpers (`openAuthorizationPopup`, `browserStorage`
-#   and their JS in the glue's snippet), the part of the sign-in that only browser pages use;
+#   and their JS in src/js/glue.js), the part of the sign-in that only browser pages use;
 # - without: no OAuth at all. The authorizer (src/proto/auth/flow.rs) becomes an enum with no
 #   variants whose methods keep their signatures, so the session's `Option<Authorizer>` is always
 #   `None` and the compiler drops every branch that reaches the flow, and with them discovery,
 #   metadata, registration, grants, records, PKCE, DPoP and SHA-256; the JS `auth` option is
 #   ignored (no config reader, no host), the driver drops auth events, and the auth host's JS
-#   snippet is reduced to one empty export.
+#   (the end of src/js/glue.js) is reduced to one empty export.
 # What stays in every tree (and so is not counted): the `AuthError` type and its messages (session
 # errors carry it), the `authorize` / `completeAuthorization` / `signOut` methods (they answer "no
 # auth is configured"), redaction of `Authorization` headers in traces, the transport's proof hook.
@@ -82,10 +82,10 @@ def stub_authorizer(s):
     return "\n".join(lines[:start] + [stub] + lines[end + 1:imp] + lines[imp_end + 1:])
 
 edit("src/lib.rs", lambda s: must(s, "#![deny(missing_docs)]", "#![allow(missing_docs, dead_code, unused)]"))
-# The browser sign-in helpers: their exports and their JS in the glue's snippet.
+# The browser sign-in helpers: their exports and their JS in glue.js.
 edit("src/js/mod.rs", lambda s: must(must(s, "mod browser;\n", ""),
     "pub use browser::{browser_storage, open_authorization_popup};\n", ""))
-edit("src/js/glue.rs", lambda s: re.sub(
+edit("src/js/glue.js", lambda s: re.sub(
     r"// ---- sign-in in browser pages.*?(?=export function wrapStream)", "", s, count=1, flags=re.S))
 if what == "browser":
     sys.exit(0)
@@ -98,10 +98,9 @@ edit("src/js/auth.rs", lambda s: must(must(must(s,
     '    let a = get(options, "auth");\n    if true {\n        return Ok((None, None));'),
     "    let Some(auth) = auth else {",
     "    let Some(auth) = auth.filter(|_| false) else {"))
-# The auth host's JS (one stub export keeps the import).
-edit("src/client/auth.rs", lambda s: re.sub(
-    r'(inline_js = r#")(.*?)("#\)\])', lambda m: m.group(1) + "\nexport function authHost() {}\n" + m.group(3),
-    s, count=1, flags=re.S))
+# The auth host's JS, the end of glue.js (one stub export keeps the import).
+edit("src/js/glue.js", lambda s: re.sub(
+    r"// ---- the authorization host .*", "export function authHost() {}\n", s, count=1, flags=re.S))
 PY
 }
 cut "$work/browserless" browser
