@@ -44,6 +44,9 @@ echo "== building $out ($target $*)" >&2
 bash "$root/tests/tools/install.sh" release-toolchain >&2
 toolchain="$(bash "$root/tests/tools/install.sh" --print-release-toolchain)"
 rm -f "$out/.mcp-edge-shrunk"
+# wasm-pack leaves files of an earlier build in place: snippets a build no longer has would ship
+# (and be counted) with the new one.
+rm -rf "$out/snippets"
 (cd "$crate" && RUSTUP_TOOLCHAIN="$toolchain" \
   RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
   wasm-pack --log-level warn build --release --target "$target" --out-dir "$out" . -- \
