@@ -5,9 +5,10 @@
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
-use super::convert::to_js;
+use super::convert::error_to_js;
 use super::glue;
 use crate::proto::auth::AuthError;
+use crate::proto::session::ProtocolError;
 
 /// `openAuthorizationPopup(url, {timeoutMs, signal, name, features})`: opens `url` in a popup
 /// synchronously (call it in the click handler, before any `await`) and resolves with the
@@ -16,13 +17,8 @@ use crate::proto::auth::AuthError;
 #[wasm_bindgen(js_name = openAuthorizationPopup, skip_typescript)]
 pub fn open_authorization_popup(url: &str, options: JsValue) -> Promise {
     glue::open_popup(url, &options).unwrap_or_else(|| {
-        let e = AuthError::PopupBlocked { url: url.into() };
-        let details = serde_json::json!({"url": url, "refused": false});
-        Promise::reject(&glue::make_mcp_error(
-            e.code(),
-            &e.to_string(),
-            &to_js(&details),
-        ))
+        let e = ProtocolError::Auth(AuthError::PopupBlocked { url: url.into() });
+        Promise::reject(&error_to_js(&e))
     })
 }
 
