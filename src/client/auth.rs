@@ -12,8 +12,8 @@
 //!
 //! The host is a small JS object (`src/js/glue.js`, "the authorization host"): storage calls
 //! chained on one promise so they run strictly in order, WebCrypto through `globalThis.crypto`
-//! (never `window`; pages, workers, workerd and Node alike), keys non-extractable (a DPoP key is generated in `subtle` and only
-//! its public JWK leaves it; a `privateKeyPem` is imported once). `crypto.subtle` exists only in
+//! (never `window`; pages, workers, workerd and Node alike), keys non-extractable (a DPoP key is
+//! generated in `subtle` and only its public JWK leaves it; a `privateKeyPem` is imported once). `crypto.subtle` exists only in
 //! secure contexts: signing fails with a clear message elsewhere (PKCE needs no `subtle`:
 //! SHA-256 runs in Rust). These are a few lines of JS each; written with `Reflect` in Rust they
 //! would cost several times their size in the module.

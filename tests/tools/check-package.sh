@@ -37,7 +37,7 @@ done
 # The nodejs build loads and exposes the API.
 node -e "const m = require('./pkg/nodejs/mcp_edge.js'); if (typeof m.McpClient?.connect !== 'function' || typeof m.McpPool !== 'function') process.exit(1)" \
     && echo "check passed: nodejs build loads and exports McpClient, McpPool"
-# What a page ships: the module, the glue and the inline-JS snippets, each gzip -9.
+# What a page ships: the module, the glue and the JS snippets (src/js/glue.js), each gzip -9.
 shipped_gz() { read -r total _ < <(bash tests/tools/shipped-size.sh "$1"); echo "$total"; }
 size_line() {
     local total wasm glue snippets

@@ -98,9 +98,12 @@ edit("src/js/auth.rs", lambda s: must(must(must(s,
     '    let a = get(options, "auth");\n    if true {\n        return Ok((None, None));'),
     "    let Some(auth) = auth else {",
     "    let Some(auth) = auth.filter(|_| false) else {"))
-# The auth host's JS, the end of glue.js (one stub export keeps the import).
+# The auth host's JS, between its markers in glue.js (one stub export keeps the import).
+END_HOST = "// ---- end of the authorization host ----"
 edit("src/js/glue.js", lambda s: re.sub(
-    r"// ---- the authorization host .*", "export function authHost() {}\n", s, count=1, flags=re.S))
+    r"// ---- the authorization host .*?" + re.escape(END_HOST) + r"\n",
+    "export function authHost() {}\n", must(s, END_HOST, END_HOST),
+    count=1, flags=re.S))
 PY
 }
 cut "$work/browserless" browser

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What a page ships of a package, gzip -9 each file: the module (mcp_edge_bg.wasm), the glue
-# (mcp_edge.js) and the inline-JS snippets (snippets/**/*.js).
+# (mcp_edge.js) and the JS snippets (snippets/**/*.js: the crate's src/js/glue.js).
 #   shipped-size.sh PKG_DIR   ->   "TOTAL WASM GLUE SNIPPETS" (bytes)
 # The one definition for check-package.sh's `size:` lines and oauth-share.sh.
 set -euo pipefail

@@ -4,7 +4,8 @@
 #   shrink-package.sh PKG_DIR...
 #
 # 1. The module: tests/tools/wasm-opt.sh (binaryen's wasm-opt, passes chosen by gzip -9 size).
-# 2. The JS (wasm-bindgen's glue and the inline-JS snippets under snippets/): esbuild's minifier,
+# 2. The JS (wasm-bindgen's glue and the crate's JS module, src/js/glue.js, shipped under
+#    snippets/): esbuild's minifier,
 #    file by file (no bundling, so each file keeps its module format, imports and export names;
 #    the wasm imports are looked up by property name, which minifying keeps). esbuild is pinned in
 #    tests/tools/esbuild/package-lock.json and installed there by `install.sh esbuild`. Measured on

@@ -846,9 +846,7 @@ impl Authorizer {
     pub fn handle_timeout(&mut self, now: u64) {
         let Some(f) = &self.flow else { return };
         if f.deadline.is_some_and(|d| d <= now) {
-            if let Some(r) = f.in_flight {
-                self.out.push_back(AuthOutput::Abort(r));
-            }
+            // The request in flight is abandoned by `fail` (`finish`).
             let endpoint = match &f.step {
                 Step::Authorizing { .. } => "the authorization step".to_string(),
                 _ => "the authorization server".to_string(),
