@@ -501,6 +501,16 @@ fn connect<F: FnMut(&HttpRequest) -> Reply>(p: &mut Pair<F>) -> mcp_edge::proto:
     op
 }
 
+/// Calls tool `t` (the test server answers "ok", or challenges with `call_scope`).
+fn call_tool<F: FnMut(&HttpRequest) -> Reply>(p: &mut Pair<F>) -> mcp_edge::proto::session::OpId {
+    p.session.request(
+        "tools/call",
+        json!({"name": "t", "arguments": {}}),
+        RequestOptions::default(),
+        p.now,
+    )
+}
+
 fn auth_err(e: &ProtocolError) -> &AuthError {
     match e {
         ProtocolError::Auth(a) => a,
@@ -1106,12 +1116,7 @@ fn step_up_reauthorizes_with_the_union_of_scopes_and_replays_the_call() {
     let (mut p, w) = pair_with(world, code_config());
     let op = connect(&mut p);
     p.ok(op);
-    let call = p.session.request(
-        "tools/call",
-        json!({"name": "t", "arguments": {}}),
-        RequestOptions::default(),
-        p.now,
-    );
+    let call = call_tool(&mut p);
     p.pump();
     assert_eq!(p.ok(call)["content"][0]["text"], "ok");
     let w = w.borrow();
@@ -1703,12 +1708,7 @@ fn a_callback_in_another_process_finishes_from_the_stored_pending_request() {
     // A step-up later in process B starts a new authorization from the metadata the pending
     // request kept: its authorization endpoint and PKCE methods came back with it.
     world.borrow_mut().call_scope = Some("mcp:write");
-    let call = b.session.request(
-        "tools/call",
-        json!({"name": "t", "arguments": {}}),
-        RequestOptions::default(),
-        b.now,
-    );
+    let call = call_tool(&mut b);
     b.pump();
     assert!(
         b.completed(call).is_none(),
