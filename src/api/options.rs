@@ -1,5 +1,6 @@
 //! [`ConnectOptions`]: how one client connects, and the per-origin era cache.
 
+use crate::proto::uri::origin_or_whole;
 use crate::proto::vec_map::VecMap;
 use std::cell::RefCell;
 use std::future::Future;
@@ -20,21 +21,15 @@ thread_local! {
     static ERA_BY_ORIGIN: RefCell<VecMap<String, Era>> = const { RefCell::new(VecMap::new()) };
 }
 
-/// The cache key: `scheme://authority` as written ([`crate::proto::uri::split`]), or the whole
-/// string when it is not an absolute URL.
-fn origin_of(url: &str) -> String {
-    crate::proto::uri::split(url).map_or_else(|| url.to_string(), |p| p.origin())
-}
-
 /// The era detected earlier for `url`'s origin, if any.
 pub(crate) fn known_era(url: &str) -> Option<Era> {
-    ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_of(url)).copied())
+    ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_or_whole(url)).copied())
 }
 
 /// Remembers the era `url`'s server was detected in. Only detection teaches the cache: a version
 /// the caller pinned says nothing about what the server prefers.
 pub(crate) fn learn_era(url: &str, era: Era) {
-    ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_of(url), era));
+    ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_or_whole(url), era));
 }
 
 /// How [`super::McpClient::connect`] connects (and [`super::McpPool`] connects each server).

@@ -22,6 +22,7 @@ pub mod pool;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use crate::proto::uri::origin_or_whole;
 use serde_json::{Map, Value};
 
 use crate::proto::session::{
@@ -62,12 +63,6 @@ thread_local! {
     static ERA_BY_ORIGIN: RefCell<HashMap<String, Era>> = RefCell::new(HashMap::new());
 }
 
-/// The cache key: `scheme://authority` as written ([`crate::proto::uri::split`]), or the whole
-/// string when it is not an absolute URL.
-fn origin_of(url: &str) -> String {
-    crate::proto::uri::split(url).map_or_else(|| url.to_string(), |p| p.origin())
-}
-
 /// The component's export type.
 pub struct Component;
 
@@ -101,7 +96,7 @@ fn config(
     // A synchronous component reads nothing between calls: the 2025-era GET stream would only
     // pile up on the server. Notifications still arrive on each call's own response stream.
     cfg.open_get_stream = false;
-    cfg.known_era = ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_of(url)).copied());
+    cfg.known_era = ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_or_whole(url)).copied());
     cfg.jitter_seed = seed();
     // Token expiry is absolute (it outlives this client in the instance's memory store).
     cfg.unix_epoch_ms = auth::unix_ms();
@@ -208,7 +203,7 @@ impl GuestClient for McpClient {
             }
         }
         if let Some(era) = driver.session().era() {
-            ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_of(&url), era));
+            ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_or_whole(&url), era));
         }
         Ok(exports::client::Client::new(McpClient {
             driver: RefCell::new(driver),

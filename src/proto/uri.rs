@@ -54,6 +54,12 @@ pub fn split(url: &str) -> Option<Parts<'_>> {
     })
 }
 
+/// `scheme://authority` of `url` as written, or `url` itself when it is not an absolute URL: the
+/// key of the per-origin caches (the era detected for a server's origin, in JS and the component).
+pub fn origin_or_whole(url: &str) -> String {
+    split(url).map_or_else(|| url.to_string(), |p| p.origin())
+}
+
 impl Parts<'_> {
     /// `scheme://authority`, as written.
     pub fn origin(&self) -> String {
@@ -287,6 +293,15 @@ mod tests {
         assert_eq!((p.path, p.origin()), ("", "http://localhost:1234".into()));
         assert!(split("mcp.example.com").is_none());
         assert!(split("https:///x").is_none());
+    }
+
+    #[test]
+    fn origin_cache_key_is_the_origin_as_written_or_the_whole_string() {
+        assert_eq!(
+            origin_or_whole("HTTPS://A.example:8443/mcp?x=1#f"),
+            "HTTPS://A.example:8443"
+        );
+        assert_eq!(origin_or_whole("stdio:server"), "stdio:server");
     }
 
     #[test]
