@@ -1466,6 +1466,47 @@ fn client_credentials_with_a_secret() {
 }
 
 #[test]
+fn an_unanswered_token_request_times_out_and_is_aborted_once() {
+    let w = Rc::new(RefCell::new(World::new()));
+    let w2 = w.clone();
+    let mut cfg = AuthConfig::new(Grant::ClientCredentials);
+    cfg.client = Some(StaticClient {
+        issuer: None,
+        client_id: "cc-client".into(),
+        client_secret: Some(Secret::new("cc-secret")),
+        private_key_jwt: false,
+        auth_method: None,
+    });
+    // The token endpoint never answers.
+    let mut p = Pair::new(session_config(cfg), move |req: &HttpRequest| {
+        let reply = w2.borrow_mut().serve(req);
+        if req.url.ends_with("/token") {
+            reply.held()
+        } else {
+            reply
+        }
+    });
+    let op = connect(&mut p);
+    assert!(p.completed(op).is_none(), "the connect waits for the token");
+    let token_ex = p
+        .requests
+        .iter()
+        .find(|(_, _, r)| r.url.ends_with("/token"))
+        .map(|(ex, _, _)| *ex)
+        .expect("a token request was sent");
+    p.advance(mcp_edge::proto::auth::flow::REQUEST_TIMEOUT_MS + 1);
+    assert_eq!(
+        p.aborted.iter().filter(|x| **x == token_ex).count(),
+        1,
+        "the token request is abandoned, once"
+    );
+    assert!(matches!(
+        auth_err(p.err(op)),
+        AuthError::Network { message, .. } if message == "timed out"
+    ));
+}
+
+#[test]
 fn client_credentials_with_private_key_jwt_sends_an_assertion_for_the_issuer() {
     let mut world = World::new();
     world.auth_methods = vec!["private_key_jwt"];
