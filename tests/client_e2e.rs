@@ -624,6 +624,28 @@ async fn an_oversized_event_fails_at_once_and_the_server_sees_the_connection_clo
 }
 
 #[wasm_bindgen_test]
+async fn a_response_on_a_stream_the_server_keeps_open_completes_and_the_stream_is_closed() {
+    // The final response SHOULD end the stream (2026-07-28 `basic/transports/streamable-http`);
+    // this server keeps it open. The call completes with the response and the client stops
+    // reading: the server sees the connection close long before its own 20 s safety timer.
+    let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
+    let tag = unique("answered");
+    let args = json(serde_json::json!({"tag": tag}));
+    let r = wait(c.call_tool("answer_then_hang".into(), args, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    assert_eq!(s(&r, "content.0.text"), "answered");
+    let state = poll_until("closed", || {
+        fetch_text(format!("{}/hang-state?tag={tag}", fixture()))
+    })
+    .await;
+    assert_eq!(
+        state, "closed",
+        "the client stopped reading after the response"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_2026_request_that_times_out_closes_its_stream_on_the_server() {
     let c = connect(&format!("{}/mcp-faulty", fixture()), JsValue::UNDEFINED).await;
     let tag = unique("hang");

@@ -541,6 +541,49 @@ async fn other_streams_are_read_with_the_default_reader() {
     );
 }
 
+/// An injected `fetch` answering 200 with no body and `headers` from the JS expression given.
+fn fetch_with_headers(headers: &str) -> Function {
+    Function::new_no_args(&format!(
+        "return () => Promise.resolve({{ status: 200, headers: {headers}, body: null }});"
+    ))
+    .call0(&JsValue::NULL)
+    .unwrap()
+    .dyn_into()
+    .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn injected_response_headers_are_read_as_string_pairs() {
+    // Any iterable of [name, value] pairs is read (a Map, an array); pairs that are not two
+    // strings, or that a real `Headers` could not hold, are left out; a `:` in a value stays.
+    let pairs = "[['content-type', 'text/event-stream'], ['x-n', 1], ['bad\\nname', 'v'], \
+                 ['x:y', 'v'], ['x-split', 'a\\r\\nb'], ['mcp-session-id', 'id:with:colons'], ['x-empty', '']]";
+    let transport = FetchTransport::new(Some(fetch_with_headers(pairs)));
+    let resp = transport
+        .send(&get(format!("{}/json", base())), &AbortHandle::new())
+        .await
+        .unwrap();
+    let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+    assert_eq!(
+        resp.head.headers,
+        vec![
+            pair("content-type", "text/event-stream"),
+            pair("mcp-session-id", "id:with:colons"),
+            pair("x-empty", ""),
+        ]
+    );
+    // Not iterable as pairs: the response is refused, not read as having no headers.
+    let transport = FetchTransport::new(Some(fetch_with_headers("{ 'content-type': 'x' }")));
+    let err = transport
+        .send(&get(format!("{}/json", base())), &AbortHandle::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, TransportError::InvalidResponse { message } if message.contains("headers")),
+        "got {err:?}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn injected_fetch_that_ignores_the_signal_still_aborts() {
     let never = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(|_url, _init| {
@@ -588,6 +631,17 @@ async fn bad_header_and_bad_url_are_invalid_requests() {
         .unwrap_err();
     assert!(
         matches!(err, TransportError::InvalidRequest { .. }),
+        "got {err:?}"
+    );
+    // The same through an injected fetch (one that hands the call to the global fetch): the URL
+    // is parsed when the call fails, not mistaken for a network or CORS failure.
+    let delegate = Function::new_with_args("url, init", "return fetch(url, init);");
+    let err = FetchTransport::new(Some(delegate))
+        .send(&get("http://[::1".into()), &AbortHandle::new())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, TransportError::InvalidRequest { message } if message.contains("not a valid URL")),
         "got {err:?}"
     );
 }

@@ -84,13 +84,7 @@ impl CallOptions {
     /// The driver's progress callback, if any.
     fn progress_fn(&self) -> Option<ProgressFn> {
         self.progress.clone().map(|f| {
-            let p: ProgressFn = Box::new(move |progress, total, message| {
-                f(&Progress {
-                    progress,
-                    total,
-                    message,
-                })
-            });
+            let p: ProgressFn = Box::new(move |p: &Progress| f(p));
             p
         })
     }

@@ -27,6 +27,36 @@ export function isMcpError(value) {
 export function makeProgress(progress, total, message) {
   return { progress, total, message };
 }
+// Settles as `promise` does, or rejects as soon as `signal` aborts if that comes first (a
+// host-injected fetch or body stream may ignore the signal). One call per await from
+// src/transport/js.rs, where building the promise, the listener and `Promise.race` through the
+// bindings took eight crossings and a Rust closure. A later rejection of `promise` is handled
+// here, so a runtime that treats unhandled rejections as fatal (Node) never sees it.
+export function abortable(promise, signal) {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    const done = () => signal.removeEventListener("abort", onAbort);
+    promise.then((v) => { done(); resolve(v); }, (e) => { done(); reject(e); });
+  });
+}
+// A response's headers as one string, a `name:value` line per pair, for src/transport/fetch.rs
+// (one crossing instead of an iterator step and two property reads per header); undefined when
+// `headers` is not iterable as pairs. Pairs that are not two strings, or that a real `Headers`
+// cannot hold (a `:` in the name, a line break anywhere), are left out.
+export function headerLines(headers) {
+  let lines = "";
+  try {
+    for (const [name, value] of headers) {
+      if (typeof name === "string" && typeof value === "string" && !/[:\r\n]/.test(name) && !/[\r\n]/.test(value)) {
+        lines += `${name}:${value}\n`;
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return lines;
+}
 // ---- sign-in in browser pages (see src/js/browser.rs) ----
 const CALLBACK_CHANNEL = "mcp-edge-oauth";
 const CALLBACK = "mcp-edge:oauth-callback";

@@ -2,7 +2,7 @@
 //! one), the response body streamed chunk by chunk from its `ReadableStream`.
 //!
 //! ```text
-//!   HttpRequest ─► Headers + Request (gloo-net) ─► fetch(request) ─► Response
+//!   HttpRequest ─► Headers + RequestInit ─► fetch(url, init) ─► Response
 //!        │                                              │ head: status + readable headers
 //!   AbortHandle (AbortController) ─ signal ─────────────┤
 //!                                                       └► body.getReader().read() … done
@@ -26,7 +26,6 @@
 
 use std::cell::RefCell;
 
-use gloo_net::http::{Headers as GlooHeaders, Method as GlooMethod, RequestBuilder};
 use js_sys::{ArrayBuffer, Function, Promise, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, AbortSignal, AddEventListenerOptions};
@@ -36,7 +35,7 @@ use super::js::{
     await_abortable, describe, describe_line, detach, get, global_function, scope_origin,
     url_origin, Settled,
 };
-use crate::proto::http::{HttpRequest, Method, ResponseHead};
+use crate::proto::http::{HttpRequest, ResponseHead};
 
 pub use super::TransportError;
 
@@ -156,10 +155,9 @@ impl std::fmt::Debug for AbortHandle {
 
 /// Sends [`HttpRequest`]s with `fetch`.
 ///
-/// Without an injected function, the request is built with gloo-net's `http` module and passed
-/// to `globalThis.fetch`. With one (a Workers service binding, a proxy, a test spy), that
-/// function is called as `fetch(url, init)` with `init = { method, headers: Headers, body?,
-/// signal }`, and whatever it returns (a `Response` or a promise of one; any object with `status`,
+/// `globalThis.fetch`, or an injected function (a Workers service binding, a proxy, a test spy),
+/// is called as `fetch(url, init)` with `init = { method, headers: Headers, body?, signal,
+/// redirect? }`, and whatever it returns (a `Response` or a promise of one; any object with `status`,
 /// `headers` and `body` is accepted) is read the same way.
 #[derive(Debug, Clone, Default)]
 pub struct FetchTransport {
@@ -196,8 +194,14 @@ impl FetchTransport {
         let headers = build_headers(&req.headers)?;
         let signal = abort.signal();
         let pending = match &self.custom_fetch {
-            Some(fetch) => call_custom(fetch, req, &headers, &signal)?,
-            None => call_global(req, headers, &signal)?,
+            Some(fetch) => call_fetch(fetch, &JsValue::UNDEFINED, req, &headers, &signal)?,
+            None => {
+                let fetch =
+                    global_function("fetch").ok_or_else(|| TransportError::Unsupported {
+                        message: "globalThis.fetch is not a function".into(),
+                    })?;
+                call_fetch(&fetch, &js_sys::global(), req, &headers, &signal)?
+            }
         };
         match await_abortable(pending, &signal).await {
             Settled::Value(response) => FetchResponse::from_js(&response, signal),
@@ -224,59 +228,35 @@ fn build_headers(pairs: &[(String, String)]) -> Result<web_sys::Headers, Transpo
     Ok(headers)
 }
 
-fn gloo_method(method: Method) -> GlooMethod {
-    match method {
-        Method::Get => GlooMethod::GET,
-        Method::Post => GlooMethod::POST,
-        Method::Delete => GlooMethod::DELETE,
-    }
-}
-
-/// Default path: gloo-net builds the `Request` (URL parsed and validated up front, so a bad URL
-/// is an `InvalidRequest` and never mistaken for a network or CORS failure), then the global
-/// `fetch` sends it.
-fn call_global(
-    req: &HttpRequest,
-    headers: web_sys::Headers,
-    signal: &AbortSignal,
-) -> Result<Promise, TransportError> {
-    let fetch = global_function("fetch").ok_or_else(|| TransportError::Unsupported {
-        message: "globalThis.fetch is not a function".into(),
-    })?;
-    let mut builder = RequestBuilder::new(&req.url)
-        .method(gloo_method(req.method))
-        .headers(GlooHeaders::from_raw(headers))
-        .abort_signal(Some(signal));
-    if req.extras.manual_redirect {
-        // The OAuth headless step reads the 3xx itself (WHATWG Fetch § 4.4 "manual"). In a
-        // browser the answer is an opaque redirect (status 0), which the authorizer reports.
-        builder = builder.redirect(web_sys::RequestRedirect::Manual);
-    }
-    let built = match &req.body {
-        Some(body) => builder.body(JsValue::from_str(body)),
-        None => builder.build(),
-    };
-    let request = web_sys::Request::from(built.map_err(|e| TransportError::InvalidRequest {
-        message: format!("cannot build a request for {}: {e}", req.url),
-    })?);
-    let returned = fetch
-        .call1(&js_sys::global(), &request)
-        .map_err(|e| classify_failure(&e, signal, req))?;
-    Ok(Promise::resolve(&returned))
-}
-
-/// Injected path: `fetch(url, init)`; a synchronous throw is treated like a rejection.
-fn call_custom(
+/// Calls `fetch(url, init)`: the global `fetch` (with the global object as `this`) or an injected
+/// one (with `undefined`); a synchronous throw is treated like a rejection. A URL `fetch` cannot
+/// parse rejects with a `TypeError`, like a network failure: [`classify_failure`] parses the URL
+/// only then, to report an [`TransportError::InvalidRequest`] instead (building a `Request` first
+/// to validate every URL up front cost each call a `Request` object and gloo-net's builder, and
+/// parsing it with `URL` a `URL` object).
+fn call_fetch(
     fetch: &Function,
+    this: &JsValue,
     req: &HttpRequest,
     headers: &web_sys::Headers,
     signal: &AbortSignal,
 ) -> Result<Promise, TransportError> {
-    if url_origin(&req.url).is_none() {
-        return Err(TransportError::InvalidRequest {
-            message: format!("not a valid URL: {}", req.url),
-        });
-    }
+    let returned = fetch
+        .call2(
+            this,
+            &JsValue::from_str(&req.url),
+            &request_init(req, headers, signal),
+        )
+        .map_err(|e| classify_failure(&e, signal, req))?;
+    Ok(Promise::resolve(&returned))
+}
+
+/// `{ method, headers, body?, signal, redirect? }` (WHATWG Fetch § 5.3 `RequestInit`).
+fn request_init(
+    req: &HttpRequest,
+    headers: &web_sys::Headers,
+    signal: &AbortSignal,
+) -> web_sys::RequestInit {
     let init = web_sys::RequestInit::new();
     init.set_method(req.method.as_str());
     init.set_headers(headers);
@@ -285,12 +265,11 @@ fn call_custom(
     }
     init.set_signal(Some(signal));
     if req.extras.manual_redirect {
+        // The OAuth headless step reads the 3xx itself (WHATWG Fetch § 4.4 "manual"). In a
+        // browser the answer is an opaque redirect (status 0), which the authorizer reports.
         init.set_redirect(web_sys::RequestRedirect::Manual);
     }
-    let returned = fetch
-        .call2(&JsValue::UNDEFINED, &JsValue::from_str(&req.url), &init)
-        .map_err(|e| classify_failure(&e, signal, req))?;
-    Ok(Promise::resolve(&returned))
+    init
 }
 
 /// Maps a rejected `fetch` to a [`TransportError`].
@@ -306,6 +285,14 @@ fn classify_failure(error: &JsValue, signal: &AbortSignal, req: &HttpRequest) ->
         return TransportError::Aborted;
     }
     let said = describe_line(error);
+    // Fetch rejects a URL it cannot parse with the same `TypeError` as a network failure (§ 5.6
+    // step 2, via the `Request` constructor's URL parsing); an injected fetch may reject it with
+    // anything. Parsed here, on failure only.
+    if url_origin(&req.url).is_none() {
+        return TransportError::InvalidRequest {
+            message: format!("not a valid URL: {} ({said})", req.url),
+        };
+    }
     if name == "TypeError" {
         if let Some(origin) = scope_origin() {
             if url_origin(&req.url).as_deref() != Some(origin.as_str()) {
@@ -588,15 +575,13 @@ fn chunk_bytes(value: &JsValue) -> Option<Vec<u8>> {
 /// lowercase, sorted, `set-cookie` split); only what the scope may read. `None` if `headers` is
 /// not iterable.
 fn read_headers(headers: &JsValue) -> Option<Vec<(String, String)>> {
-    let iter = js_sys::try_iter(headers).ok()??;
-    let mut out = Vec::new();
-    for entry in iter {
-        let entry = entry.ok()?;
-        let name = js_sys::Reflect::get_u32(&entry, 0).ok()?.as_string();
-        let value = js_sys::Reflect::get_u32(&entry, 1).ok()?.as_string();
-        if let (Some(name), Some(value)) = (name, value) {
-            out.push((name, value));
-        }
-    }
-    Some(out)
+    // `headerLines` (src/js/glue.js) joins them in JS: one crossing for the whole set.
+    let lines = super::js::header_lines(headers)?;
+    Some(
+        lines
+            .lines()
+            .filter_map(|line| line.split_once(':'))
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect(),
+    )
 }

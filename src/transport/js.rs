@@ -3,7 +3,8 @@
 //! Everything is looked up on `globalThis` (`js_sys::global()`), never on `window`, so the same
 //! code runs in a page, a Web Worker, a Workers isolate and Node.
 
-use js_sys::{Array, Function, Promise, Reflect};
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
@@ -75,19 +76,14 @@ pub(crate) fn describe_line(error: &JsValue) -> String {
     }
 }
 
-/// Removes the abort listener of one [`await_abortable`] call, whether that call completed or
-/// its future was dropped mid-await (so listeners on a long-lived signal stay bounded).
-struct ListenerGuard<'a> {
-    signal: &'a AbortSignal,
-    listener: Function,
-}
-
-impl Drop for ListenerGuard<'_> {
-    fn drop(&mut self) {
-        let _ = self
-            .signal
-            .remove_event_listener_with_callback("abort", &self.listener);
-    }
+// The crate's one JS module (one snippet file with the bindings of `src/js/glue.rs`).
+#[wasm_bindgen(module = "/src/js/glue.js")]
+extern "C" {
+    /// `promise`, or a rejection as soon as `signal` aborts, whichever comes first.
+    fn abortable(promise: &Promise, signal: &AbortSignal) -> Promise;
+    /// A response's headers as `name:value` lines (see [`super::fetch`]'s `read_headers`).
+    #[wasm_bindgen(js_name = headerLines)]
+    pub(crate) fn header_lines(headers: &JsValue) -> Option<String>;
 }
 
 /// Outcome of [`await_abortable`].
@@ -103,7 +99,7 @@ pub(crate) enum Settled {
 /// Awaits `promise`, but settles as soon as `signal` aborts even if the promise never does (a
 /// host-injected `fetch`, or a body stream, that ignores the signal). Implements the "abort
 /// when the signal fires" steps of WHATWG DOM § 3.1 for promises that do not honour it.
-/// No Rust closure outlives the call: the listener is the JS `reject` function of a promise.
+/// The race runs in JS (`abortable` in `src/js/glue.js`): one crossing per await.
 ///
 /// When it returns [`Settled::Aborted`] without awaiting, the promise is still given a handler,
 /// so its later rejection is never reported as unhandled (fatal in Node).
@@ -112,25 +108,9 @@ pub(crate) async fn await_abortable(promise: Promise, signal: &AbortSignal) -> S
         detach(promise);
         return Settled::Aborted;
     }
-    let mut reject_slot: Option<Function> = None;
-    let on_abort = Promise::new(&mut |_resolve, reject| reject_slot = Some(reject));
-    let Some(reject) = reject_slot else {
-        // The Promise constructor always runs its executor synchronously; unreachable in
-        // practice, but fall back to a plain await rather than panic.
-        return settle(JsFuture::from(promise).await, signal);
-    };
-    if signal
-        .add_event_listener_with_callback("abort", &reject)
-        .is_err()
-    {
-        return settle(JsFuture::from(promise).await, signal);
-    }
-    let _guard = ListenerGuard {
-        signal,
-        listener: reject,
-    };
-    let raced = Promise::race(&Array::of2(&promise, &on_abort));
-    settle(JsFuture::from(raced).await, signal)
+    // The signal is one request's `AbortController` signal: a listener left on it when this
+    // future is dropped mid-await lives no longer than that request.
+    settle(JsFuture::from(abortable(&promise, signal)).await, signal)
 }
 
 fn settle(result: Result<JsValue, JsValue>, signal: &AbortSignal) -> Settled {

@@ -11,7 +11,7 @@
 //!    (storage reads), [`Authorizer::add_entropy`], [`Authorizer::handle_dpop_key`],
 //!    [`Authorizer::handle_callback`] (the redirect back from the authorization server),
 //!    [`Authorizer::handle_timeout`];
-//! 2. outputs, in the order they arose: [`Authorizer::poll_output`] (an [`AuthOutput`]: a
+//! 2. outputs, in the order they arose: [`Authorizer::take_outputs`] (each an [`AuthOutput`]: a
 //!    request to send, answered with its [`AuthReqId`]; a request to abandon; an event: storage
 //!    writes and reads, the authorization URL for a person, key and entropy requests; a flow
 //!    ended: replay or fail what waited), and [`Authorizer::poll_timeout`];
@@ -28,8 +28,6 @@
 //!          ─► tokens (saved) ─► done: the waiting requests are replayed
 //! ```
 //! One flow at a time: requests refused meanwhile wait for it.
-
-use std::collections::VecDeque;
 
 use serde_json::Value;
 
@@ -288,7 +286,9 @@ pub struct Authorizer {
     loading_key: bool,
     flow: Option<Flow>,
     next_req: u64,
-    out: VecDeque<AuthOutput>,
+    /// Outputs not yet taken, oldest first (a `Vec`: the session takes them all at once, and
+    /// a `VecDeque` of them was 580 B of wasm no other code shares).
+    out: Vec<AuthOutput>,
 }
 
 /// The media type of token request bodies.
@@ -373,7 +373,7 @@ impl Authorizer {
             loading_key: false,
             flow: None,
             next_req: 1,
-            out: VecDeque::new(),
+            out: Vec::new(),
         };
         a.event(AuthEvent::Load {
             key: keys::tokens(server_url),
@@ -422,13 +422,14 @@ impl Authorizer {
 
     // ---- outputs -----------------------------------------------------------------------------
 
-    /// The next thing to do, in the order they arose.
-    pub fn poll_output(&mut self) -> Option<AuthOutput> {
-        self.out.pop_front()
+    /// What to do, in the order it arose; outputs that arise while the caller carries these out
+    /// come with the next call.
+    pub fn take_outputs(&mut self) -> Vec<AuthOutput> {
+        std::mem::take(&mut self.out)
     }
 
     fn event(&mut self, e: AuthEvent) {
-        self.out.push_back(AuthOutput::Event(e));
+        self.out.push(AuthOutput::Event(e));
     }
     /// When [`Authorizer::handle_timeout`] must be called.
     pub fn poll_timeout(&self) -> Option<u64> {
@@ -577,7 +578,7 @@ impl Authorizer {
                 }
             }
             self.ready = true;
-            self.out.push_back(AuthOutput::Done(Ok(())));
+            self.out.push(AuthOutput::Done(Ok(())));
             return;
         }
         if let Some(Step::LoadingPending { callback, key: k }) = self.flow.as_ref().map(|f| &f.step)
@@ -828,7 +829,7 @@ impl Authorizer {
             return false;
         }
         self.ready = true;
-        self.out.push_back(AuthOutput::Done(Ok(())));
+        self.out.push(AuthOutput::Done(Ok(())));
         true
     }
 
@@ -923,7 +924,7 @@ impl Authorizer {
             f.in_flight = Some(id);
             f.deadline = Some(now + REQUEST_TIMEOUT_MS);
         }
-        self.out.push_back(AuthOutput::Send(id, req));
+        self.out.push(AuthOutput::Send(id, req));
         id
     }
 
@@ -1751,11 +1752,11 @@ impl Authorizer {
         if let Some(f) = self.flow.take() {
             if let Some(r) = f.in_flight {
                 if result.is_err() {
-                    self.out.push_back(AuthOutput::Abort(r));
+                    self.out.push(AuthOutput::Abort(r));
                 }
             }
         }
-        self.out.push_back(AuthOutput::Done(result));
+        self.out.push(AuthOutput::Done(result));
     }
 }
 

@@ -299,30 +299,40 @@ impl Session {
 
     /// Carries out what the authorizer asks, in the order it asked: its requests become
     /// exchanges, its aborts end them, its events go to the host, and a finished flow replays or
-    /// fails what waited for it. Bounded: a flow asks for a handful of things per input.
+    /// fails what waited for it. Bounded: a flow asks for a handful of things per input, and
+    /// what carrying them out makes it ask comes in the next of at most 1,024 batches.
     pub(super) fn pump_auth(&mut self, now: u64) {
         for _ in 0..1024 {
-            let Some(out) = self.auth.as_mut().and_then(|a| a.poll_output()) else {
-                return;
+            let outs = match self.auth.as_mut() {
+                Some(a) => a.take_outputs(),
+                None => return,
             };
-            match out {
-                AuthOutput::Send(req, request) => {
-                    let endpoint = crate::proto::auth::uri::without_query(&request.url).to_string();
-                    self.new_exchange(Exchange::new(Purpose::Auth { req, endpoint }), request);
-                }
-                AuthOutput::Abort(req) => {
-                    // One exchange per request.
-                    let id = self.exchanges.iter().find_map(|(k, e)| {
-                        matches!(&e.purpose, Purpose::Auth { req: r, .. } if *r == req)
-                            .then_some(*k)
-                    });
-                    if let Some(id) = id {
-                        self.abort_exchange(id);
-                    }
-                }
-                AuthOutput::Event(e) => self.events.push_back(Event::Auth(e)),
-                AuthOutput::Done(result) => self.flow_done(result, now),
+            if outs.is_empty() {
+                return;
             }
+            for out in outs {
+                self.carry_out(out, now);
+            }
+        }
+    }
+
+    fn carry_out(&mut self, out: AuthOutput, now: u64) {
+        match out {
+            AuthOutput::Send(req, request) => {
+                let endpoint = crate::proto::auth::uri::without_query(&request.url).to_string();
+                self.new_exchange(Exchange::new(Purpose::Auth { req, endpoint }), request);
+            }
+            AuthOutput::Abort(req) => {
+                // One exchange per request.
+                let id = self.exchanges.iter().find_map(|(k, e)| {
+                    matches!(&e.purpose, Purpose::Auth { req: r, .. } if *r == req).then_some(*k)
+                });
+                if let Some(id) = id {
+                    self.abort_exchange(id);
+                }
+            }
+            AuthOutput::Event(e) => self.events.push_back(Event::Auth(e)),
+            AuthOutput::Done(result) => self.flow_done(result, now),
         }
     }
 

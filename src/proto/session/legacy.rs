@@ -119,7 +119,7 @@ impl Session {
 
     /// A server notification.
     pub(super) fn notification(&mut self, n: Notification, now: u64) {
-        let params = n.params.unwrap_or(Value::Object(Map::new()));
+        let mut params = n.params.unwrap_or(Value::Object(Map::new()));
         match n.method.as_str() {
             // MCP `basic/utilities/progress`: progress MUST increase; the token maps to the op.
             "notifications/progress" => {
@@ -151,10 +151,12 @@ impl Session {
                     op,
                     progress,
                     total: params.get("total").and_then(Value::as_f64),
-                    message: params
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .map(str::to_string),
+                    // Moved out of the parsed notification, not copied: it can be as long as
+                    // the event.
+                    message: match params.get_mut("message").map(Value::take) {
+                        Some(Value::String(m)) => Some(m),
+                        _ => None,
+                    },
                 });
                 return;
             }
