@@ -18,6 +18,34 @@ for (const era of ["2026-07-28", "2025-11-25"]) {
 
 /** Each client behind the same three operations. */
 const CLIENTS = {
+  // No client: the same `tools/call` as one bare `fetch` + `text()` and a `JSON.parse` of its one
+  // SSE event. The echo rows' floor: what any client pays for the round trip in this browser.
+  async fetch(url, era, fetchImpl) {
+    const send = fetchImpl ?? fetch;
+    let headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": era };
+    let id = 0;
+    const post = async (message) => {
+      const response = await send(url, { method: "POST", headers, body: JSON.stringify(message) });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`bare fetch: HTTP ${response.status} ${text}`);
+      return { response, text };
+    };
+    if (era !== "2026-07-28") {
+      const clientInfo = { name: "bench-fetch", version: "1.0.0" };
+      const { response } = await post({ jsonrpc: "2.0", id: ++id, method: "initialize", params: { protocolVersion: era, capabilities: {}, clientInfo } });
+      headers = { ...headers, "mcp-session-id": response.headers.get("mcp-session-id") };
+      await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    }
+    return {
+      call: async (name, args) => {
+        const { text } = await post({ jsonrpc: "2.0", id: ++id, method: "tools/call", params: { name, arguments: args } });
+        return JSON.parse(text.slice(text.indexOf("data: ") + 6)).result;
+      },
+      close: async () => {
+        if (headers["mcp-session-id"]) await send(url, { method: "DELETE", headers });
+      },
+    };
+  },
   async edge(url, era, fetchImpl) {
     const c = await McpClient.connect(url, {
       protocol: era,
@@ -84,8 +112,8 @@ async function stream({ client, era, inPage, size, bytes }) {
 }
 
 /** `calls` echo calls with `concurrency` in flight: per-call milliseconds and calls per second. */
-async function echo({ client, era, calls, concurrency, warmup }) {
-  const c = await connect(client, era, false);
+async function echo({ client, era, inPage = false, calls, concurrency, warmup }) {
+  const c = await connect(client, era, inPage);
   try {
     const one = async (i) => {
       const text = `echo ${i}`;

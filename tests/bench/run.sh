@@ -2,8 +2,9 @@
 # The side-by-side benchmark of the mcp-edge wasm client and the official TypeScript SDK client
 # (@modelcontextprotocol/client, pinned in package.json / package-lock.json), in one command:
 #
-#   bash tests/bench/run.sh              # the figures: 5 rounds, ~10 min on a quiet 2-core machine
+#   bash tests/bench/run.sh              # the figures: 5 rounds, ~12 min on a quiet 2-core machine
 #   bash tests/bench/run.sh --rounds 7   # more rounds
+#   bash tests/bench/run.sh --stream-mb 16   # shorter streams (default 64 MB per streaming run)
 #   bash tests/bench/run.sh --smoke      # tiny sizes, 1 round: checks that the benchmark still runs
 #
 # Installs what it needs (npm ci from the committed lock: the SDK, esbuild, playwright-core; the

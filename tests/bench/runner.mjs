@@ -1,6 +1,6 @@
 // Drives the side-by-side benchmark (run it through run.sh, which builds what this needs):
 //
-//   node runner.mjs --pkg DIR --full-pkg DIR --sdk-bundle FILE --out DIR [--smoke] [--rounds N]
+//   node runner.mjs --pkg DIR --full-pkg DIR --sdk-bundle FILE --out DIR [--smoke] [--rounds N] [--stream-mb N]
 //
 // --pkg is the package the page runs (the client build), --full-pkg the full build (pool,
 // adapters, validator), measured for size only.
@@ -8,7 +8,8 @@
 // Starts server.mjs on loopback, opens the benchmark page in Debian's Chromium (playwright-core,
 // never a downloaded browser) and measures both clients in the same page against the same
 // servers: for each round, era and measurement, the two clients run back to back and the one that
-// goes first alternates. Reports medians over the rounds as a Markdown table (with the machine's
+// goes first alternates; the echo measurements then run a third time with bare `fetch` and no
+// client, their floor. Reports medians over the rounds as Markdown tables (with the machine's
 // load average) in <out>/report.md, the raw samples in <out>/results.json, and prints the table.
 // --smoke: tiny sizes, one round (the run-all.sh stage that keeps the benchmark from rotting).
 import { chromium } from "playwright-core";
@@ -26,7 +27,7 @@ const KB = 1024;
 const MB = 1e6;
 
 function parseArgs(argv) {
-  const opts = { smoke: false, rounds: null };
+  const opts = { smoke: false, rounds: null, streamMb: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -35,6 +36,7 @@ function parseArgs(argv) {
     };
     if (a === "--smoke") opts.smoke = true;
     else if (a === "--rounds") opts.rounds = Number(value());
+    else if (a === "--stream-mb") opts.streamMb = Number(value());
     else if (a === "--pkg") opts.pkg = path.resolve(value());
     else if (a === "--full-pkg") opts.fullPkg = path.resolve(value());
     else if (a === "--sdk-bundle") opts.sdkBundle = path.resolve(value());
@@ -48,8 +50,9 @@ function parseArgs(argv) {
 const opts = parseArgs(process.argv.slice(2));
 const PLAN = opts.smoke
   ? { rounds: 1, streamBytes: 256 * KB, echoCalls: 20, echoWarmup: 2, burstCalls: 64, memoryBytes: 2 * MB }
-  : { rounds: 5, streamBytes: 16 * MB, echoCalls: 300, echoWarmup: 20, burstCalls: 1000, memoryBytes: 200 * MB };
+  : { rounds: 5, streamBytes: 64 * MB, echoCalls: 300, echoWarmup: 20, burstCalls: 1000, memoryBytes: 200 * MB };
 if (opts.rounds) PLAN.rounds = opts.rounds;
+if (opts.streamMb) PLAN.streamBytes = opts.streamMb * MB;
 if (!(PLAN.rounds >= 1)) throw new Error("--rounds must be at least 1");
 
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
@@ -109,7 +112,7 @@ async function main() {
   const server = await startServer({ pkgDir: opts.pkg, sdkBundle: opts.sdkBundle });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
   const samples = {};
-  const record = (key, client, value) => ((samples[key] ??= { edge: [], sdk: [] })[client].push(value));
+  const record = (key, client, value) => ((samples[key] ??= { edge: [], sdk: [], fetch: [] })[client].push(value));
   let shared = null;
   try {
     shared = await openPage(browser, server.url);
@@ -127,14 +130,19 @@ async function main() {
           measurements.push([`stream ${size / KB} KB ${where} ${era}`, "stream", { era, inPage, size, bytes: PLAN.streamBytes }]);
         }
       }
-      measurements.push([`echo c1 ${era}`, "echo", { era, calls: PLAN.echoCalls, concurrency: 1, warmup: PLAN.echoWarmup }]);
-      measurements.push([`echo c64 ${era}`, "echo", { era, calls: PLAN.burstCalls, concurrency: 64, warmup: PLAN.echoWarmup }]);
+      for (const inPage of [false, true]) {
+        const where = inPage ? " in-page" : "";
+        measurements.push([`echo c1${where} ${era}`, "echo", { era, inPage, calls: PLAN.echoCalls, concurrency: 1, warmup: PLAN.echoWarmup }]);
+        measurements.push([`echo c64${where} ${era}`, "echo", { era, inPage, calls: PLAN.burstCalls, concurrency: 64, warmup: PLAN.echoWarmup }]);
+      }
       measurements.push([`memory ${era}`, "memory", { era, size: KB, bytes: PLAN.memoryBytes }]);
     }
 
     for (let round = 0; round < PLAN.rounds; round++) {
       for (const [index, [key, fn, arg]] of measurements.entries()) {
-        const order = (round + index) % 2 === 0 ? CLIENTS : [...CLIENTS].reverse();
+        const order = (round + index) % 2 === 0 ? [...CLIENTS] : [...CLIENTS].reverse();
+        // The echo rows' floor, bare `fetch` with no client, measured after both clients.
+        if (fn === "echo") order.push("fetch");
         for (const client of order) {
           let value;
           if (fn === "memory") {
@@ -186,6 +194,7 @@ async function main() {
 /** The Markdown table: each figure for both clients, the ratio mcp-edge / SDK, and which is better. */
 function renderReport({ startedAt, loadBefore, loadAfter, sizes, samples, sdkVersion, chromium: version }) {
   const rows = [];
+  const floor = [];
   const fmt = (v, digits) => (v >= 100 ? v.toFixed(0) : v.toFixed(digits));
   const row = (what, era, edge, sdk, unit, higherIsBetter, digits = 2) => {
     const ratio = edge / sdk;
@@ -203,9 +212,22 @@ function renderReport({ startedAt, loadBefore, loadAfter, sizes, samples, sdkVer
         row(`streaming ${size} KB progress events, ${where}`, era, med(key, "edge", (v) => v.mbps), med(key, "sdk", (v) => v.mbps), "MB/s", true, 1);
       }
     }
-    row("`tools/call` echo p50, 1 in flight", era, med(`echo c1 ${era}`, "edge", (v) => v.p50), med(`echo c1 ${era}`, "sdk", (v) => v.p50), "ms", false);
-    row("`tools/call` echo p99, 1 in flight", era, med(`echo c1 ${era}`, "edge", (v) => v.p99), med(`echo c1 ${era}`, "sdk", (v) => v.p99), "ms", false);
-    row("`tools/call` echo, 64 in flight", era, med(`echo c64 ${era}`, "edge", (v) => v.callsPerSecond), med(`echo c64 ${era}`, "sdk", (v) => v.callsPerSecond), "calls/s", true, 0);
+    for (const where of ["", " in-page"]) {
+      const label = where ? ", in-page" : "";
+      const c1 = `echo c1${where} ${era}`;
+      const c64 = `echo c64${where} ${era}`;
+      row(`\`tools/call\` echo p50, 1 in flight${label}`, era, med(c1, "edge", (v) => v.p50), med(c1, "sdk", (v) => v.p50), "ms", false);
+      row(`\`tools/call\` echo p99, 1 in flight${label}`, era, med(c1, "edge", (v) => v.p99), med(c1, "sdk", (v) => v.p99), "ms", false);
+      row(`\`tools/call\` echo, 64 in flight${label}`, era, med(c64, "edge", (v) => v.callsPerSecond), med(c64, "sdk", (v) => v.callsPerSecond), "calls/s", true, 0);
+      const over = (key, client, pick) => {
+        const d = med(key, client, pick) - med(key, "fetch", pick);
+        return `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(2)} ms`;
+      };
+      const share = (client) => `${((100 * med(c64, client, (v) => v.callsPerSecond)) / med(c64, "fetch", (v) => v.callsPerSecond)).toFixed(0)} %`;
+      floor.push(`| echo p50, 1 in flight${label} | ${era} | ${fmt(med(c1, "fetch", (v) => v.p50), 2)} ms | ${over(c1, "edge", (v) => v.p50)} | ${over(c1, "sdk", (v) => v.p50)} |`);
+      floor.push(`| echo p99, 1 in flight${label} | ${era} | ${fmt(med(c1, "fetch", (v) => v.p99), 2)} ms | ${over(c1, "edge", (v) => v.p99)} | ${over(c1, "sdk", (v) => v.p99)} |`);
+      floor.push(`| echo, 64 in flight${label} | ${era} | ${fmt(med(c64, "fetch", (v) => v.callsPerSecond), 0)} calls/s | ${share("edge")} of it | ${share("sdk")} of it |`);
+    }
     const mem = (client, pick) => med(`memory ${era}`, client, pick) / MB;
     row(`peak JS heap growth, ${(PLAN.memoryBytes / MB).toFixed(0)} MB of 1 KB events`, era, mem("edge", (v) => v.heapGrowth), mem("sdk", (v) => v.heapGrowth), "MB", false, 1);
     row(`wasm memory growth, same run`, era, mem("edge", (v) => v.wasmGrowth), mem("sdk", (v) => v.wasmGrowth), "MB", false, 1);
@@ -224,6 +246,13 @@ function renderReport({ startedAt, loadBefore, loadAfter, sizes, samples, sdkVer
     "| what | era | mcp-edge | SDK | ratio | better |",
     "|---|---|---|---|---|---|",
     ...rows,
+    "",
+    "The echo rows' floor: the same `tools/call` sent with bare `fetch` + `text()` and no client, in the same page and rounds " +
+      "(after both clients), and each client's median above it.",
+    "",
+    "| what | era | bare fetch | mcp-edge | SDK |",
+    "|---|---|---|---|---|",
+    ...floor,
     "",
   ].join("\n");
 }
