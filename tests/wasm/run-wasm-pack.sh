@@ -45,7 +45,7 @@ fail() {
 
 # check_run <log> <what>: every suite ran, none skipped, nothing ignored or failed.
 check_run() {
-  local log="$1" what="$2" suites skipped results
+  local log="$1" what="$2" suites skipped results doc_suites
   suites=$(grep -cE '^ +Running (unittests|tests/)' "$log" || true)
   skipped=$(grep -cE 'only configured to run in|no tests to run' "$log" || true)
   read -r passed failed ignored < <(awk '/^test result:/ {
@@ -55,12 +55,14 @@ check_run() {
         if ($(i+1) ~ /^ignored;?$/) g += $i
       } } END { print p + 0, f + 0, g + 0 }' "$log")
   # A test whose future never settles ends Node's event loop: the runner exits 0 mid-suite,
-  # without the suite's `test result:` line. Every suite that started must have reported.
+  # without the suite's `test result:` line. Every suite that started (and the doc tests, when
+  # they ran) must have reported.
   results=$(grep -cE '^test result:' "$log" || true)
+  doc_suites=$(grep -cE '^ +Doc-tests ' "$log" || true)
   if ((suites != expected_suites)); then
     fail "$what: $suites of $expected_suites suites ran (log: ${log#"$root"/})"
-  elif ((results != suites)); then
-    fail "$what: $((suites - results)) of $suites suites ended without a result (a test that never settled?) (log: ${log#"$root"/})"
+  elif ((results != suites + doc_suites)); then
+    fail "$what: $((suites + doc_suites - results)) of $((suites + doc_suites)) suites ended without a result (a test that never settled?) (log: ${log#"$root"/})"
   elif ((skipped > 0)); then
     fail "$what: $skipped suites were skipped"
   elif ((failed > 0 || ignored > 0 || passed == 0)); then
