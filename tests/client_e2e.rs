@@ -548,6 +548,15 @@ where
     last
 }
 
+/// The fixture's view of the tagged request's connection, polled until it reads "closed" (or
+/// the polls run out).
+async fn hang_state_once_closed(tag: &str) -> String {
+    poll_until("closed", || {
+        fetch_text(format!("{}/hang-state?tag={tag}", fixture()))
+    })
+    .await
+}
+
 fn unique(prefix: &str) -> String {
     format!("{prefix}-{}", (js_sys::Math::random() * 1e12) as u64)
 }
@@ -602,10 +611,7 @@ async fn an_oversized_event_fails_at_once_and_the_server_sees_the_connection_clo
         .unwrap_err();
     assert_eq!(s(&err, "code"), "EVENT_TOO_LARGE", "{}", s(&err, "message"));
     assert_eq!(get(&err, "limit").as_f64(), Some(4096.0));
-    let state = poll_until("closed", || {
-        fetch_text(format!("{}/hang-state?tag={tag}", fixture()))
-    })
-    .await;
+    let state = hang_state_once_closed(&tag).await;
     assert_eq!(state, "closed", "the server saw the response stream close");
     assert_eq!(
         fixture_calls("oversized").await - before,
@@ -635,10 +641,7 @@ async fn a_response_on_a_stream_the_server_keeps_open_completes_and_the_stream_i
         .await
         .unwrap();
     assert_eq!(s(&r, "content.0.text"), "answered");
-    let state = poll_until("closed", || {
-        fetch_text(format!("{}/hang-state?tag={tag}", fixture()))
-    })
-    .await;
+    let state = hang_state_once_closed(&tag).await;
     assert_eq!(
         state, "closed",
         "the client stopped reading after the response"
@@ -655,10 +658,7 @@ async fn a_2026_request_that_times_out_closes_its_stream_on_the_server() {
         .await
         .unwrap_err();
     assert_eq!(s(&err, "code"), "TIMEOUT");
-    let state = poll_until("closed", || {
-        fetch_text(format!("{}/hang-state?tag={tag}", fixture()))
-    })
-    .await;
+    let state = hang_state_once_closed(&tag).await;
     assert_eq!(state, "closed");
 }
 

@@ -14,13 +14,10 @@ use crate::client::{Client, Pending, ProgressFn};
 use crate::proto::session::{ProtocolError, RequestOptions};
 use crate::transport::LocalFuture;
 
-/// A progress consumer.
-type ProgressSink = Rc<dyn Fn(&Progress)>;
-
 /// Options of one request: where its progress goes, what cancels it, how long it may be idle.
 #[derive(Default)]
 pub struct CallOptions {
-    progress: Option<ProgressSink>,
+    progress: Option<ProgressFn>,
     cancel: Option<CancelToken>,
     timeout_ms: Option<u64>,
     idempotent: bool,
@@ -83,10 +80,7 @@ impl CallOptions {
 
     /// The driver's progress callback, if any.
     fn progress_fn(&self) -> Option<ProgressFn> {
-        self.progress.clone().map(|f| {
-            let p: ProgressFn = Box::new(move |p: &Progress| f(p));
-            p
-        })
+        self.progress.clone()
     }
 }
 

@@ -54,7 +54,7 @@ const SLICE: usize = 1024;
 
 /// A progress callback. It borrows the notification: the message (up to an event's size) is
 /// not copied for it, and moves on into the notification queue afterwards.
-pub type ProgressFn = Box<dyn Fn(&crate::api::Progress)>;
+pub type ProgressFn = Rc<dyn Fn(&crate::api::Progress)>;
 
 /// The future an input handler returns.
 pub type InputFuture = Pin<Box<dyn Future<Output = Result<Value, ErrorObject>>>>;

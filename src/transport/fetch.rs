@@ -287,15 +287,15 @@ fn classify_failure(error: &JsValue, signal: &AbortSignal, req: &HttpRequest) ->
     let said = describe_line(error);
     // Fetch rejects a URL it cannot parse with the same `TypeError` as a network failure (§ 5.6
     // step 2, via the `Request` constructor's URL parsing); an injected fetch may reject it with
-    // anything. Parsed here, on failure only.
-    if url_origin(&req.url).is_none() {
+    // anything. Parsed here, on failure only, and once.
+    let Some(request_origin) = url_origin(&req.url) else {
         return TransportError::InvalidRequest {
             message: format!("not a valid URL: {} ({said})", req.url),
         };
-    }
+    };
     if name == "TypeError" {
         if let Some(origin) = scope_origin() {
-            if url_origin(&req.url).as_deref() != Some(origin.as_str()) {
+            if request_origin != origin {
                 let diagnosis = cors::diagnose(
                     &origin,
                     &req.url,
