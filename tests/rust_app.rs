@@ -2,7 +2,10 @@
 //! the real local servers: `@modelcontextprotocol/server-everything` (2025 era) and the Python
 //! `mcp` SDK server (2026-07-28, and the 2025 era on the same URL). Connect, list, call with
 //! progress (callback and stream), cancel (token and dropped future, the server told), the
-//! notification stream, snapshot/restore, typed errors, and a pool of the two servers.
+//! notification stream, snapshot/restore, typed errors, sampling and roots handlers, OAuth
+//! (client credentials against the OAuth test servers: sign-in without connecting, the tokens in
+//! the host's storage, status, sign-out, a callback that matches no sign-in), and a pool of the
+//! two servers.
 //!
 //! Runs in headless Chromium (`wasm-pack test --headless --chrome`) and in Node
 //! (`wasm-pack test --node`); the test command (`bash tests/run-all.sh wasm_pack`) starts the
@@ -20,14 +23,17 @@ use mcp_edge::proto::session::Era;
 use mcp_edge::tools::ExportFormat;
 use mcp_edge::transport::timer::sleep;
 use mcp_edge::{
-    CancelToken, ConnectOptions, Error, McpClient, McpPool, McpPoolOptions, Notification, Snapshot,
+    AuthConfig, CancelToken, ConnectOptions, Error, McpClient, McpPool, McpPoolOptions,
+    Notification, Snapshot,
 };
 use serde_json::json;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::spawn_local;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 mod e2e;
-use e2e::{everything, py};
+use e2e::{auth_cc, auth_issuer, auth_py, everything, py};
 
 /// `fut`, or `None` when `ms` pass first (the future is then dropped).
 async fn within<T>(ms: u32, fut: impl Future<Output = T>) -> Option<T> {
@@ -374,6 +380,137 @@ async fn everything_resources_prompts_completions_and_elicitation() {
     assert_eq!(*asked.borrow(), 1);
     assert!(r.text().to_lowercase().contains("accept"), "{}", r.text());
     client.close().await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn everything_asks_the_sampling_and_roots_handlers() {
+    let sampled = Rc::new(RefCell::new(Vec::new()));
+    let s = sampled.clone();
+    let options = ConnectOptions::new()
+        .on_sampling(move |params| {
+            s.borrow_mut().push(params);
+            async move {
+                Ok(json!({
+                    "role": "assistant",
+                    "content": {"type": "text", "text": "SAMPLED-BY-THE-RUST-HANDLER"},
+                    "model": "test-model",
+                    "stopReason": "endTurn"
+                }))
+            }
+        })
+        .on_roots(|_| async move {
+            Ok(json!({"roots": [{"uri": "file:///rust-handler-root", "name": "rust-root"}]}))
+        });
+    let client = connect(&everything(), options).await;
+    // server-everything registers these two tools only for a client that declared the
+    // capabilities, which the handlers declare.
+    let names = tool_names(&client).await;
+    for t in ["trigger-sampling-request", "get-roots-list"] {
+        assert!(names.iter().any(|n| n == t), "{t} missing: {names:?}");
+    }
+    let r = client
+        .call_tool(
+            "trigger-sampling-request",
+            json!({"prompt": "say hi", "maxTokens": 7}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        r.text().contains("SAMPLED-BY-THE-RUST-HANDLER"),
+        "{}",
+        r.text()
+    );
+    let asked = sampled.borrow().clone();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0]["maxTokens"], 7);
+    let r = client.call_tool("get-roots-list", json!({})).await.unwrap();
+    assert!(
+        r.text().contains("file:///rust-handler-root"),
+        "{}",
+        r.text()
+    );
+    client.close().await.unwrap();
+}
+
+// ---- OAuth ---------------------------------------------------------------------------------------
+
+#[wasm_bindgen(inline_js = "export function memory_auth_host() {
+  const m = new Map();
+  return {
+    storage: { get: (k) => m.get(k), put: (k, v) => { m.set(k, v); }, delete: (k) => { m.delete(k); } },
+    keys: () => [...m.keys()],
+  };
+}")]
+extern "C" {
+    /// An auth host (the JS `auth` option's shape) whose storage is a `Map`; `keys()` lists it.
+    fn memory_auth_host() -> JsValue;
+}
+
+fn stored_keys(host: &JsValue) -> Vec<String> {
+    let keys: js_sys::Function = js_sys::Reflect::get(host, &"keys".into())
+        .unwrap()
+        .unchecked_into();
+    let keys: js_sys::Array = keys.call0(host).unwrap().unchecked_into();
+    keys.iter().filter_map(|k| k.as_string()).collect()
+}
+
+#[wasm_bindgen_test]
+async fn oauth_client_credentials_sign_in_status_and_sign_out_through_the_rust_api() {
+    let url = auth_py();
+    let (id, secret) = auth_cc();
+    let config = || {
+        AuthConfig::from_json(&json!({
+            "grant": "client_credentials",
+            "clientId": id,
+            "clientSecret": secret,
+        }))
+        .unwrap()
+    };
+    let host = memory_auth_host();
+    let options = || ConnectOptions::new().auth(config()).auth_host(&host);
+
+    // The server refuses a client without credentials.
+    let refused = McpClient::connect(&url, ConnectOptions::new()).await.err();
+    assert_eq!(refused.map(|e| e.code()), Some("UNAUTHORIZED"));
+
+    // Sign in without connecting: the tokens land in the host's storage.
+    let who = McpClient::sign_in(&url, options()).await.unwrap();
+    assert_eq!(who["issuer"], auth_issuer(), "{who}");
+    let token_key = format!("mcp-edge:tokens:{url}");
+    assert!(
+        stored_keys(&host).contains(&token_key),
+        "{:?}",
+        stored_keys(&host)
+    );
+
+    // A client with the same host connects with them, and the server sees this client.
+    let client = connect(&url, options()).await;
+    let status = client.auth_status().expect("signed in");
+    assert_eq!(status["issuer"], auth_issuer(), "{status}");
+    assert_eq!(status["tokenType"], who["tokenType"], "{status} {who}");
+    let me = client.call_tool("whoami", json!({})).await.unwrap();
+    let me: serde_json::Value = serde_json::from_str(&me.text()).unwrap();
+    assert_eq!(me["client_id"], id.as_str(), "{me}");
+    assert_eq!(me["token_type"], status["tokenType"], "{me} {status}");
+
+    // Sign-out forgets the tokens, stored ones too.
+    client.sign_out();
+    assert_eq!(client.auth_status(), None);
+    let deleted = within(5_000, async {
+        while stored_keys(&host).contains(&token_key) {
+            sleep(20).await;
+        }
+    })
+    .await;
+    assert!(deleted.is_some(), "{:?}", stored_keys(&host));
+    client.close().await.unwrap();
+
+    // A callback whose `state` matches no sign-in is refused, naming why.
+    let stray = format!("{url}/callback?code=c&state=matches-no-sign-in");
+    let e = McpClient::complete_authorization(&url, &stray, options())
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "AUTH_STATE_MISMATCH", "{e}");
 }
 
 #[wasm_bindgen_test]

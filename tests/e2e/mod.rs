@@ -108,3 +108,22 @@ pub fn flaky(tag: &str) -> (String, String) {
 
 // Both suites that include this module run in the runtime `wasm-pack test` asks for.
 mcp_edge_wasm_test_mode::configure!();
+
+/// The protected Python 2026 server of the OAuth test servers (tests/servers/auth/start.sh).
+pub fn auth_py() -> String {
+    url("MCP_EDGE_AUTH_PY_URL", option_env!("MCP_EDGE_AUTH_PY_URL"))
+}
+/// Their authorization server's issuer.
+pub fn auth_issuer() -> String {
+    url("MCP_EDGE_AUTH_ISSUER", option_env!("MCP_EDGE_AUTH_ISSUER"))
+}
+/// The client-credentials client that authorization server knows: id and this run's secret.
+pub fn auth_cc() -> (String, String) {
+    (
+        url("MCP_EDGE_AUTH_CC_ID", option_env!("MCP_EDGE_AUTH_CC_ID")),
+        url(
+            "MCP_EDGE_AUTH_CC_SECRET",
+            option_env!("MCP_EDGE_AUTH_CC_SECRET"),
+        ),
+    )
+}

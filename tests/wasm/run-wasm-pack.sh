@@ -28,7 +28,8 @@ runs=("$@")
 # What the message of a server-less run must name: the README's test command.
 test_command="bash tests/run-all.sh wasm_pack"
 url_vars=(MCP_EDGE_EVERYTHING_URL MCP_EDGE_PY2026_URL MCP_EDGE_PY2026_ADMIN_URL
-  MCP_EDGE_FIXTURE_URL MCP_EDGE_FIXTURE_NOCORS_URL MCP_EDGE_FIXTURE_DEAD_URL MCP_EDGE_EXPECT_SCOPE)
+  MCP_EDGE_FIXTURE_URL MCP_EDGE_FIXTURE_NOCORS_URL MCP_EDGE_FIXTURE_DEAD_URL MCP_EDGE_EXPECT_SCOPE
+  MCP_EDGE_AUTH_ISSUER MCP_EDGE_AUTH_PY_URL MCP_EDGE_AUTH_CC_ID MCP_EDGE_AUTH_CC_SECRET)
 # Runner variables a caller's shell might carry; they would move suites elsewhere.
 mode_vars=(WASM_BINDGEN_USE_BROWSER WASM_BINDGEN_USE_DEDICATED_WORKER WASM_BINDGEN_USE_NODE_EXPERIMENTAL
   WASM_BINDGEN_TEST_ONLY_WEB WASM_BINDGEN_TEST_ONLY_NODE)
@@ -76,11 +77,10 @@ run_missing() {
   local log="$log_dir/wasm-pack-missing.log" rc=0
   echo "== server suites without servers (wasm-pack test --node): must fail naming the test command"
   : >"$log"
-  local suite
+  local suite unset_urls=() v
+  for v in "${url_vars[@]}"; do unset_urls+=(-u "$v"); done
   for suite in rust_app transport_fetch; do
-    env -u "${url_vars[0]}" -u "${url_vars[1]}" -u "${url_vars[2]}" -u "${url_vars[3]}" \
-      -u "${url_vars[4]}" -u "${url_vars[5]}" -u "${url_vars[6]}" \
-      wasm-pack --log-level warn test --node -- --test "$suite" >>"$log" 2>&1 || rc=$?
+    env "${unset_urls[@]}" wasm-pack --log-level warn test --node -- --test "$suite" >>"$log" 2>&1 || rc=$?
   done
   local named failed_suites
   named=$(grep -c "$test_command" "$log" || true)

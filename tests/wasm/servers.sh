@@ -4,7 +4,11 @@
 # executions) and exports their URLs for `option_env!` in the suites:
 # MCP_EDGE_EVERYTHING_URL, MCP_EDGE_PY2026_URL, MCP_EDGE_PY2026_ADMIN_URL, MCP_EDGE_PYFAULTS_URL,
 # MCP_EDGE_FIXTURE_URL,
-# MCP_EDGE_FIXTURE_NOCORS_URL, MCP_EDGE_FIXTURE_DEAD_URL. stop_wasm_test_servers stops exactly
+# MCP_EDGE_FIXTURE_NOCORS_URL, MCP_EDGE_FIXTURE_DEAD_URL; and the OAuth test servers
+# (tests/servers/auth/start.sh: an authorization server and a protected Python 2026 server) with
+# the client-credentials client the authorization server knows: MCP_EDGE_AUTH_ISSUER,
+# MCP_EDGE_AUTH_PY_URL, MCP_EDGE_AUTH_CC_ID, MCP_EDGE_AUTH_CC_SECRET (a random secret made for this
+# run). stop_wasm_test_servers stops exactly
 # what was started (call it from an EXIT trap). Run from the repository root.
 
 start_wasm_test_servers() {
@@ -27,10 +31,17 @@ start_wasm_test_servers() {
   export MCP_EDGE_FIXTURE_URL="http://127.0.0.1:$(port_of port)"
   export MCP_EDGE_FIXTURE_NOCORS_URL="http://127.0.0.1:$(port_of nocorsPort)"
   export MCP_EDGE_FIXTURE_DEAD_URL="http://127.0.0.1:$(port_of deadPort)"
+  wasm_auth_servers_started=1
+  tests/servers/auth/start.sh >/dev/null
+  # shellcheck disable=SC1091
+  . "$MCP_TEST_RUN_DIR/auth.env"
+  export MCP_EDGE_AUTH_ISSUER="$AUTH_ISSUER" MCP_EDGE_AUTH_PY_URL="$AUTH_PY_URL"
+  export MCP_EDGE_AUTH_CC_ID="$AUTH_CC_BASIC_ID" MCP_EDGE_AUTH_CC_SECRET="$AUTH_CC_BASIC_SECRET"
 }
 
 stop_wasm_test_servers() {
   [ -n "${wasm_test_servers_started:-}" ] || return 0
+  if [ -n "${wasm_auth_servers_started:-}" ]; then tests/servers/auth/stop.sh >/dev/null 2>&1 || true; fi
   PY_SERVER_NAME=pyfaults tests/servers/python/stop.sh >/dev/null 2>&1 || true
   tests/servers/stop-all.sh >/dev/null 2>&1 || true
   if [ -n "${fixture_in:-}" ]; then exec {fixture_in}>&- 2>/dev/null || true; fi

@@ -26,7 +26,7 @@
 //
 // Dynamic registration answers CORS for any origin (oidc-provider has none there), so a browser page
 // can register; the token endpoint allows a public client's redirect-URI origins (oidc-provider's
-// default).
+// default) and, for `cc-basic`, any 127.0.0.1 origin (`clientBasedCORS` below).
 //
 // Usage: node as.mjs --port-file FILE --client-jwk FILE   (port 0: a free one; the bound port is
 // written to FILE once serving). Stops on SIGTERM/SIGINT.
@@ -122,6 +122,17 @@ server.listen(Number(args.port), "127.0.0.1", () => {
     // Refresh tokens go to clients registered with the refresh_token grant (SEP-2207's capability
     // signal). oidc-provider follows OIDC Core § 11 and drops `offline_access` from a request
     // without `prompt=consent`, which MCP clients do not send, so the scope alone would never do.
+    // Like a provider's per-client allowed web origins: `cc-basic` may call the token endpoint
+    // from loopback pages (the Rust API's OAuth test, tests/rust_app.rs, runs in Chromium too);
+    // every other client keeps oidc-provider's default (a public client's redirect-URI origins).
+    clientBasedCORS(ctx, origin, client) {
+      if (origin === "null") return false;
+      if (client.clientId === "cc-basic") return /^http:\/\/127\.0\.0\.1:\d+$/.test(origin);
+      if (ctx.oidc.route !== "userinfo" && client.clientAuthMethod !== "none") return false;
+      return client.redirectUris.some((uri) => {
+        try { return new URL(uri).origin === origin; } catch { return false; }
+      });
+    },
     issueRefreshToken: (_ctx, client, code) => code.kind === "AuthorizationCode" && client.grantTypeAllowed("refresh_token"),
     expiresWithSession: () => false,
     rotateRefreshToken: () => true,
