@@ -165,11 +165,6 @@ impl Driver {
         self.done.remove(&op);
     }
 
-    /// Whether anything is in flight or a timer is armed (a wait can make progress).
-    pub fn is_busy(&self) -> bool {
-        !self.exchanges.is_empty() || self.session.poll_timeout().is_some()
-    }
-
     /// Ends a watched operation that can make no more progress with a `Network` error.
     fn give_up(&mut self, op: OpId) {
         let result = Err(ProtocolError::Network(

@@ -7,6 +7,12 @@ export function toolNames(pairs: [server: string, tool: string][]): string[];
 
 /** One entry of `mcpServers`, as users already write it. `${VAR}` / `${VAR:-default}` expand from `vars`. */
 export interface ServerEntry {
+  /**
+   * The transport, as configs spell it; optional, and only checked against the entry: with `url`,
+   * "http", "streamable-http", "streamableHttp" or "sse" (the client picks the protocol itself);
+   * with `command`, "stdio". A mismatch is a config error.
+   */
+  type?: "http" | "streamable-http" | "streamableHttp" | "sse" | "stdio";
   url?: string;
   headers?: Record<string, string>;
   /** stdio entries are reported as `unsupported` in wasm. */

@@ -84,11 +84,6 @@ impl Decoder {
         }
     }
 
-    /// The configured line limit.
-    pub fn max_line_bytes(&self) -> usize {
-        self.max_line_bytes
-    }
-
     /// Bytes currently held for an unterminated line.
     pub fn buffered(&self) -> usize {
         self.buf.len()

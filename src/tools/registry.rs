@@ -264,11 +264,6 @@ impl<S: PinStore> ToolRegistry<S> {
         self.adapted.get(name)
     }
 
-    /// Every exported adapted tool, sorted by name.
-    pub fn adapted(&self) -> impl Iterator<Item = &AdaptedTool> {
-        self.adapted.values()
-    }
-
     /// The server and original tool name behind a namespaced name (held tools included).
     pub fn resolve(&self, name: &str) -> Option<(&str, &str)> {
         self.names.resolve(name)

@@ -502,6 +502,7 @@ async function pool(): Promise<void> {
     },
   };
   const http: Required<Omit<M.ServerEntry, "command" | "args" | "env">> = {
+    type: "http",
     url: "${EVERYTHING}",
     headers: { "X-Server-Token": "${TOKEN:-none}" },
     auth: {},
@@ -516,9 +517,10 @@ async function pool(): Promise<void> {
   const config: M.PoolConfig = {
     mcpServers: {
       everything: http,
-      py: { url: "${PY}" },
+      // `type` as configs spell it (checked against `url` / `command`).
+      py: { url: "${PY}", type: "streamable-http" },
       hang: { url: "${HANG}", timeoutMs: 1000 },
-      local: stdio,
+      local: { ...stdio, type: "stdio" },
       blocked: { url: "http://blocked.invalid/mcp" },
       off: { url: "http://127.0.0.1:9/mcp", enabled: false },
       // One unusable tool (its inputSchema is not an object): reported, left out.
