@@ -5,8 +5,9 @@
 # MCP_EDGE_EVERYTHING_URL, MCP_EDGE_PY2026_URL, MCP_EDGE_PY2026_ADMIN_URL, MCP_EDGE_PYFAULTS_URL,
 # MCP_EDGE_FIXTURE_URL,
 # MCP_EDGE_FIXTURE_NOCORS_URL, MCP_EDGE_FIXTURE_DEAD_URL; and the OAuth test servers
-# (tests/servers/auth/start.sh: an authorization server and a protected Python 2026 server) with
-# the client-credentials client the authorization server knows: MCP_EDGE_AUTH_ISSUER,
+# (tests/servers/auth/start.sh: the authorization server and protected servers of both eras; the
+# suites use the Python 2026 one) with the client-credentials client the authorization server
+# knows: MCP_EDGE_AUTH_ISSUER,
 # MCP_EDGE_AUTH_PY_URL, MCP_EDGE_AUTH_CC_ID, MCP_EDGE_AUTH_CC_SECRET (a random secret made for this
 # run). stop_wasm_test_servers stops exactly
 # what was started (call it from an EXIT trap). Run from the repository root.
