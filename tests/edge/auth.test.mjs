@@ -198,11 +198,41 @@ test("a tool of a server the policy denies is refused 403 before any outbound re
   assert.equal((await proxyStats()).total, 0);
 });
 
+/** POSTs headers that declare `length` body bytes and sends none; resolves with the answer. */
+function declaredOnly(url, length) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: "POST",
+      headers: { ...AUTH, "content-type": "application/json", "content-length": String(length) },
+    });
+    req.on("error", reject);
+    // A Worker that waited for the body would never answer: fail instead of hanging.
+    req.setTimeout(10_000, () => req.destroy(new Error(`${url}: no answer within 10 s to a declared body`)));
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (text += c));
+      res.on("end", () => {
+        req.destroy();
+        try {
+          resolve({ status: res.statusCode, body: JSON.parse(text) });
+        } catch {
+          reject(new Error(`${url}: HTTP ${res.statusCode}, not JSON: ${text.slice(0, 300)}`));
+        }
+      });
+    });
+    req.flushHeaders();
+  });
+}
+
 test("an oversized body is refused 413, declared or streamed, before any outbound request", async () => {
   await fetch(`${proxyBase}/_reset`, { method: "POST" });
   const before = await isolateFetches("agent");
   const big = JSON.stringify({ name: "mcp__py__echo", arguments: { message: "x".repeat(1 << 20) } });
-  const declared = await postJson(`${base.agent}/call`, big);
+  // Declared: only the headers go out, so the answer cannot race the upload (with the 1 MB body
+  // sent as well, the Worker's early 413 and its closing the connection while fetch was still
+  // writing made fetch fail now and then).
+  const declared = await declaredOnly(`${base.agent}/call`, big.length);
   assert.equal(declared.status, 413, JSON.stringify(declared.body).slice(0, 300));
   assert.equal(declared.body.error.code, "TOO_LARGE");
   // No content-length: a chunked body that only grows past the limit as it is read.
