@@ -643,9 +643,9 @@ impl McpClient {
     }
 
     /// Notifications as an async iterator: `{type: "notification" | "progress" | "diagnostic" |
-    /// "toolRejected" | "connected" | "inputCancelled" | "signedIn" | "closed" | "gap", ...}`. Ends after the client closes.
-    /// While it is open, the GET / listen streams pause when its queue is full; items lost from a
-    /// request's own stream are reported by a `gap` item.
+    /// "toolRejected" | "connected" | "inputCancelled" | "signedIn" | "closed" | "gap", ...}`.
+    /// Ends after the client closes. While it is open, the GET / listen streams pause when its
+    /// queue is full; items lost from a request's own stream are reported by a `gap` item.
     pub fn notifications(&self) -> JsValue {
         let stream = NotificationStream {
             reader: self.client.notifications(),

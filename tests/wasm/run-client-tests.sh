@@ -16,9 +16,13 @@ export WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-120}"
 runtimes=("$@")
 [ ${#runtimes[@]} -eq 0 ] && runtimes=(node chrome worker)
 
+suites=(client_e2e pool_e2e rust_app)
+test_args=()
+for suite in "${suites[@]}"; do test_args+=(--test "$suite"); done
+log=$(mktemp)
 # shellcheck source=tests/wasm/servers.sh
 . "$here/servers.sh"
-trap stop_wasm_test_servers EXIT
+trap 'stop_wasm_test_servers; rm -f "$log"' EXIT
 start_wasm_test_servers
 
 status=0
@@ -32,11 +36,6 @@ if [ -f pkg/nodejs/mcp_edge.js ]; then
     status=1
   fi
 fi
-suites=(client_e2e pool_e2e rust_app)
-test_args=()
-for suite in "${suites[@]}"; do test_args+=(--test "$suite"); done
-log=$(mktemp)
-trap 'stop_wasm_test_servers; rm -f "$log"' EXIT
 # A test whose future never settles ends Node's event loop and the runner exits 0 mid-suite: a
 # run passes only when every suite printed its `test result: ok` line.
 reported() {
@@ -49,11 +48,13 @@ reported() {
 }
 for runtime in "${runtimes[@]}"; do
   case "$runtime" in
-    node) echo "== client_e2e in Node"; wasm-pack test --node -- "${test_args[@]}" 2>&1 | tee "$log" || status=1 ;;
-    chrome) echo "== client_e2e in headless Chromium (page)"; WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome -- "${test_args[@]}" 2>&1 | tee "$log" || status=1 ;;
-    worker) echo "== client_e2e in headless Chromium (dedicated worker)"; WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome -- "${test_args[@]}" 2>&1 | tee "$log" || status=1 ;;
+    node) where="Node"; run=(wasm-pack test --node) ;;
+    chrome) where="headless Chromium (page)"; run=(env WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome) ;;
+    worker) where="headless Chromium (dedicated worker)"; run=(env WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome) ;;
     *) echo "unknown runtime $runtime" >&2; exit 2 ;;
   esac
+  echo "== client_e2e in $where"
+  "${run[@]}" -- "${test_args[@]}" 2>&1 | tee "$log" || status=1
   reported "$runtime" || status=1
 done
 exit $status
