@@ -198,17 +198,23 @@ test("a tool of a server the policy denies is refused 403 before any outbound re
   assert.equal((await proxyStats()).total, 0);
 });
 
-/** POSTs headers that declare `length` body bytes and sends none; resolves with the answer. */
-function declaredOnly(url, length) {
+/**
+ * POSTs with node:http (`headers` over the token and the JSON type) and resolves with the JSON
+ * answer; `send(req, answered)` writes the body, if any, and stops once `answered()`. After the
+ * answer a write error is expected (a Worker that refuses a body part-way may close the connection
+ * while chunks are in flight) and ignored; one before it fails the test, and so does no answer
+ * within 10 s (a Worker that waits for a body that never comes).
+ */
+function postRaw(url, headers, send) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, {
-      method: "POST",
-      headers: { ...AUTH, "content-type": "application/json", "content-length": String(length) },
+    let answered = false;
+    const req = http.request(url, { method: "POST", headers: { ...AUTH, "content-type": "application/json", ...headers } });
+    req.on("error", (e) => {
+      if (!answered) reject(e);
     });
-    req.on("error", reject);
-    // A Worker that waited for the body would never answer: fail instead of hanging.
-    req.setTimeout(10_000, () => req.destroy(new Error(`${url}: no answer within 10 s to a declared body`)));
+    req.setTimeout(10_000, () => req.destroy(new Error(`${url}: no answer within 10 s`)));
     req.on("response", (res) => {
+      answered = true;
       let text = "";
       res.setEncoding("utf8");
       res.on("data", (c) => (text += c));
@@ -221,36 +227,46 @@ function declaredOnly(url, length) {
         }
       });
     });
-    req.flushHeaders();
+    send(req, () => answered);
   });
 }
+
+/** Headers that declare `length` body bytes, and no body. */
+const declaredOnly = (url, length) => postRaw(url, { "content-length": String(length) }, (req) => req.flushHeaders());
+
+/** `chunk` up to `max` times as a chunked body (no declared length), writing stopped at the answer. */
+const chunkedUntilAnswered = (url, chunk, max) =>
+  postRaw(url, { "transfer-encoding": "chunked" }, (req, answered) => {
+    let sent = 0;
+    const write = () => {
+      while (!answered() && sent < max) {
+        sent += 1;
+        if (!req.write(chunk)) return void req.once("drain", write);
+      }
+      if (!answered()) req.end();
+    };
+    write();
+  });
 
 test("an oversized body is refused 413, declared or streamed, before any outbound request", async () => {
   await fetch(`${proxyBase}/_reset`, { method: "POST" });
   const before = await isolateFetches("agent");
   const big = JSON.stringify({ name: "mcp__py__echo", arguments: { message: "x".repeat(1 << 20) } });
   // Declared: only the headers go out, so the answer cannot race the upload (with the 1 MB body
-  // sent as well, the Worker's early 413 and its closing the connection while fetch was still
-  // writing made fetch fail now and then).
-  const declared = await declaredOnly(`${base.agent}/call`, big.length);
-  assert.equal(declared.status, 413, JSON.stringify(declared.body).slice(0, 300));
-  assert.equal(declared.body.error.code, "TOO_LARGE");
-  // No content-length: a chunked body that only grows past the limit as it is read.
-  const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
-  let sent = 0;
-  const stream = new ReadableStream({
-    pull(controller) {
-      if (sent >= 40) return controller.close();
-      sent += 1;
-      controller.enqueue(chunk);
-    },
-  });
-  const r = await fetch(`${base.agent}/call`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: stream, duplex: "half" });
-  const body = await r.json();
-  assert.equal(r.status, 413, JSON.stringify(body));
-  assert.equal(body.error.code, "TOO_LARGE");
-  const streamed = await postJson(`${base.agent}/call?stream=1`, big);
-  assert.equal(streamed.status, 413);
+  // sent as well, the Worker's early 413 and its closing the connection while the client was still
+  // writing made the request fail now and then). Both routes that take a body are checked.
+  for (const path of ["/call", "/call?stream=1"]) {
+    const declared = await declaredOnly(`${base.agent}${path}`, big.length);
+    assert.equal(declared.status, 413, `${path}: ${JSON.stringify(declared.body).slice(0, 300)}`);
+    assert.equal(declared.body.error.code, "TOO_LARGE", path);
+  }
+  // No declared length: a chunked body that only grows past the limit as it is read (up to 40
+  // chunks of 64 KiB; writing stops at the answer, and a connection the Worker closes after
+  // answering is not a failure).
+  const chunk = Buffer.from("x".repeat(64 * 1024));
+  const streamed = await chunkedUntilAnswered(`${base.agent}/call`, chunk, 40);
+  assert.equal(streamed.status, 413, JSON.stringify(streamed.body));
+  assert.equal(streamed.body.error.code, "TOO_LARGE");
   assert.equal((await proxyStats()).total, 0, "no request reached an MCP server");
   assert.equal(await isolateFetches("agent"), before, "the isolate fetched nothing");
 });
