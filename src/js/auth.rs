@@ -36,8 +36,9 @@ pub(super) fn auth_host(
 }
 
 /// The `auth` of one pool server: the server's `auth` settings from the configuration (strings
-/// expanded) over the pool-level `auth` options (storage, sign-in handler, OAuth `fetch`,
-/// shared by every server). The pool's sign-in handler is called as `(url, serverName)`.
+/// expanded) over the pool-level `auth` options: its hooks (storage, sign-in handler, OAuth
+/// `fetch`) and its settings, which are defaults for every such server. The pool's sign-in
+/// handler is called as `(url, serverName)`.
 #[cfg(feature = "pool")]
 pub(super) fn pool_server_options(
     base: &JsValue,

@@ -45,16 +45,19 @@ pub fn error_to_js(e: &ProtocolError) -> JsValue {
     glue::make_mcp_error(e.code(), &e.to_string(), &to_js(&error_details(e)))
 }
 
-/// A core error as plain JSON: `{code, message}` and its details, as `McpError` carries them.
+/// A core error as plain JSON: `{code, message}` and its details, as `McpError` carries them
+/// (a detail the error lacks, such as `retryAfterMs` without `Retry-After`, is left out rather
+/// than `null`, as `McpError` leaves it out).
 #[cfg(feature = "pool")]
 pub fn error_json(e: &ProtocolError) -> Value {
-    let mut v = match error_details(e) {
-        Value::Object(m) => Value::Object(m),
-        _ => json!({}),
+    let mut m = match error_details(e) {
+        Value::Object(m) => m,
+        _ => serde_json::Map::new(),
     };
-    v["code"] = json!(e.code());
-    v["message"] = json!(e.to_string());
-    v
+    m.retain(|_, v| !v.is_null());
+    m.insert("code".into(), json!(e.code()));
+    m.insert("message".into(), json!(e.to_string()));
+    Value::Object(m)
 }
 
 /// The details of a core error (`rpcCode` and `data` of a JSON-RPC error, `status` of an HTTP

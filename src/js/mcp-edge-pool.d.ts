@@ -19,10 +19,10 @@ export interface ServerEntry {
   command?: string;
   args?: string[];
   env?: Record<string, string>;
-  /** OAuth settings of this server (strings `${VAR}`-expanded); the hooks come from the pool's `auth` option. */
+  /** OAuth settings of this server (strings `${VAR}`-expanded), over the pool's `auth` defaults; the hooks come from the pool's `auth` option. */
   auth?: Omit<AuthOptions, "onAuthorizationUrl" | "storage" | "fetch">;
   /** Overrides what annotations claim: the default is "execute" ("edit" is read as "write"). */
-  category?: ToolCategory;
+  category?: ToolCategory | "edit";
   /**
    * Tools the user approves in advance: `true` for every tool of this server, or the tool names as
    * the server spells them. Reported as `autoApprove` by `toolInfo()` and in the `mcp` export's
@@ -35,20 +35,35 @@ export interface ServerEntry {
   disabled?: boolean;
   protocol?: ProtocolChoice;
 }
-export interface PoolConfig { mcpServers: Record<string, ServerEntry>; [key: string]: Json | Record<string, ServerEntry> }
+/** A configuration document; without `mcpServers` the pool has no servers. */
+export interface PoolConfig { mcpServers?: Record<string, ServerEntry>; [key: string]: Json | Record<string, ServerEntry> | undefined }
 
-export type PolicyRule = string | { serverName: string } | { serverUrl: string } | { serverCommand: string[] };
+/**
+ * The project layer (`projectConfig`): a `null` member removes the user's; a `null` server
+ * removes the user's server of that name when it is approved (`approvedProjectServers`).
+ */
+export interface ProjectConfig { mcpServers?: Record<string, ServerEntry | null>; [key: string]: Json | Record<string, ServerEntry | null> | undefined }
 
-/** Pool-wide OAuth hooks; each server's `auth` settings come from its configuration entry. */
-export interface PoolAuthOptions {
-  storage?: AuthStorage;
+/**
+ * A server name pattern (a bare string or `serverName`), a URL pattern (`serverUrl`), both with `*`
+ * wildcards, or a stdio server's command (`serverCommand`: a string or a one-element array matches
+ * the command with any arguments; a longer array, the command with exactly those arguments).
+ */
+export type PolicyRule = string | { serverName: string } | { serverUrl: string } | { serverCommand: string | string[] };
+
+/**
+ * OAuth for the servers whose configuration entry has `auth`. The hooks (storage, sign-in handler,
+ * OAuth `fetch`) serve all of them; every other setting here (`redirectUri`, `clientName`, ...) is
+ * a default that each entry's `auth` overrides. A default applies to every such server: a client id
+ * or secret put here is sent to each of their authorization servers.
+ */
+export interface PoolAuthOptions extends Omit<AuthOptions, "onAuthorizationUrl"> {
   /** The person's step for `server`; resolve with the callback URL. */
   onAuthorizationUrl?: (url: string, server: string) => string | Promise<string>;
-  fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface PoolOptions extends Omit<ConnectOptions, "auth"> {
-  /** OAuth hooks shared by the servers whose configuration has an `auth` entry. */
+  /** OAuth hooks and default settings for the servers whose configuration has an `auth` entry. */
   auth?: PoolAuthOptions;
   /** Values for `${VAR}` expansion. Errors name the variable, never a value. */
   vars?: Record<string, string>;
@@ -58,7 +73,7 @@ export interface PoolOptions extends Omit<ConnectOptions, "auth"> {
    * in force; `status()` says `projectEntry: "ignored"` and a `projectEntryIgnored` event is sent)
    * unless named in `approvedProjectServers`, which lets the project's entry replace it whole.
    */
-  projectConfig?: PoolConfig;
+  projectConfig?: ProjectConfig;
   /** Project servers allowed to replace the user's entry of the same name (see `projectConfig`). */
   approvedProjectServers?: string[];
   /** Deny wins; an absent allow list allows all, an empty one allows none. */
@@ -191,7 +206,10 @@ export class McpPool {
   prompts(): { server: string; prompt: Prompt }[];
   /** The resources of every connected server that declares `resources`, by server. */
   resources(): { server: string; resource: Resource }[];
-  /** Always resolves; failures come back as `isError` results. */
+  /**
+   * Resolves for every outcome of the call: failures come back as `isError` results. Rejects (with
+   * INVALID_ARGUMENT) only when `args` or `options` are malformed, before anything is sent.
+   */
   call(name: string, args?: JsonObject, options?: CallOptions): Promise<FlatToolResult>;
   reconnect(server: string): void;
   /** The tools held back because their definition changed since it was pinned. */

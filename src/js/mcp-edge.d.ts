@@ -14,7 +14,7 @@ export type McpErrorCode =
   | "TOOL_REJECTED" | "OUTPUT_SCHEMA" | "CONFIG" | "INVALID_ARGUMENT" | "EVENT_TOO_LARGE"
   | "BODY_TOO_LARGE" | "PROTOCOL"
   | "CONFIG_FIELD" | "UNDEFINED_VARIABLE" | "CONFIG_TRANSPORT" | "DUPLICATE_SERVER" | "DENIED"
-  | "NOT_ALLOWED" | "STDIO_UNSUPPORTED" | "RETRY_BUDGET" | "UNKNOWN_SERVER" | "UNKNOWN_TOOL"
+  | "NOT_ALLOWED" | "STDIO_UNSUPPORTED" | "UNKNOWN_SERVER" | "UNKNOWN_TOOL"
   | "INVALID_TOOL" | "TOOL_CHANGED" | "CIRCUIT_OPEN" | "INVALID_OPTION"
   | AuthErrorCode;
 
@@ -38,7 +38,7 @@ export interface McpError extends Error {
   rpcMessage?: string;
   /** JSON-RPC error data. */
   data?: Json;
-  /** HTTP status, for HTTP_STATUS and UNAUTHORIZED. */
+  /** HTTP status, for HTTP_STATUS, UNAUTHORIZED, AUTH_TOKEN and AUTH_REGISTRATION. */
   status?: number;
   body?: string;
   wwwAuthenticate?: string;
@@ -63,10 +63,12 @@ export interface McpError extends Error {
   /** For TIMEOUT: the limit that fired and whether it was the total limit. */
   afterMs?: number;
   total?: boolean;
-  /** For CORS: which headers the server must allow / expose, and how to fix it. */
+  /** For CORS and AUTH_CORS: which headers the server must allow / expose, and how to fix it. */
   diagnosis?: string;
+  /** For UNSUPPORTED_VERSION: the versions the server supports and the one the client asked for. */
   supported?: string[];
   requested?: string;
+  /** For LEGACY_TRANSPORT: the old HTTP+SSE endpoint; for AUTH_NETWORK and AUTH_CORS: the URL that failed. */
   endpoint?: string;
   /** For OUTPUT_SCHEMA: the tool and what did not conform. */
   tool?: string;

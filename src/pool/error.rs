@@ -74,13 +74,6 @@ pub enum PoolError {
     },
     /// The session layer failed (connect, list or call).
     Protocol(ProtocolError),
-    /// Automatic reconnection stopped: the server's retry budget is spent.
-    RetryBudgetExhausted {
-        /// The server.
-        server: String,
-        /// Attempts made in the failure streak.
-        attempts: u32,
-    },
     /// No server of that name is configured.
     UnknownServer(String),
     /// No tool of that (namespaced) name is known.
@@ -125,7 +118,6 @@ impl PoolError {
             PoolError::StdioUnsupported { .. } => "STDIO_UNSUPPORTED",
             PoolError::ConnectTimeout { .. } => "TIMEOUT",
             PoolError::Protocol(e) => e.code(),
-            PoolError::RetryBudgetExhausted { .. } => "RETRY_BUDGET",
             PoolError::UnknownServer(_) => "UNKNOWN_SERVER",
             PoolError::UnknownTool(_) => "UNKNOWN_TOOL",
             PoolError::InvalidTool { .. } => "INVALID_TOOL",
@@ -197,10 +189,6 @@ impl fmt::Display for PoolError {
                 write!(f, "server {server:?} did not connect within {after_ms} ms")
             }
             PoolError::Protocol(e) => write!(f, "{e}"),
-            PoolError::RetryBudgetExhausted { server, attempts } => write!(
-                f,
-                "server {server:?}: gave up reconnecting after {attempts} attempts"
-            ),
             PoolError::UnknownServer(s) => write!(f, "unknown server {s:?}"),
             PoolError::UnknownTool(t) => write!(f, "unknown tool {t:?}"),
             PoolError::InvalidTool {

@@ -58,7 +58,7 @@ const TRAFFIC_TYPES: Record<M.TrafficRecord["type"], true> = { request: true, he
 /** Every callback option; each must be called during the run. */
 type Callback =
   | "fetch" | "onElicitation" | "onSampling" | "onRoots" | "onTraffic" | "onEvent" | "onProgress"
-  | `auth.${"onAuthorizationUrl" | "fetch"}` | `pool.auth.${Exclude<keyof M.PoolAuthOptions, "storage">}` | `storage.${keyof M.AuthStorage}`;
+  | `auth.${"onAuthorizationUrl" | "fetch"}` | `pool.auth.${"onAuthorizationUrl" | "fetch"}` | `storage.${keyof M.AuthStorage}`;
 const CALLBACKS: Record<Callback, true> = {
   fetch: true, onElicitation: true, onSampling: true, onRoots: true, onTraffic: true, onEvent: true, onProgress: true,
   "auth.onAuthorizationUrl": true, "auth.fetch": true, "pool.auth.onAuthorizationUrl": true, "pool.auth.fetch": true,
@@ -438,6 +438,15 @@ async function faultyServer(): Promise<void> {
   check(dropped === "STREAM_DROPPED", `${where}: a broken stream is STREAM_DROPPED (got ${dropped})`);
   const throttled = await rejection(`${where} callTool throttled`, client.callTool("throttled", { key: `typed-${Date.now()}`, times: 100 }));
   check(throttled === "HTTP_STATUS", `${where}: 429 after the retries is HTTP_STATUS (got ${throttled})`);
+  // The same failure through a pool is a flat result whose error has the McpError's shape: a 500
+  // without Retry-After carries no `retryAfterMs` (not even null).
+  const faultyPool = new api.McpPool({ mcpServers: { faulty: { url: `${FIXTURE}/mcp-faulty` } } });
+  await faultyPool.connectAll();
+  const failed: M.FlatToolResult = await faultyPool.call("mcp__faulty__throttled", { bare: true });
+  observe("M.FlatToolResult", `${where} pool call (500)`, failed);
+  check(failed.isError && failed.error?.code === "HTTP_STATUS" && failed.error.status === 500 && !("retryAfterMs" in failed.error), `${where}: a pool call's 500 is HTTP_STATUS without retryAfterMs (got ${JSON.stringify(failed.error)})`);
+  await faultyPool.close();
+  faultyPool.free();
 
   const it: AsyncIterableIterator<M.Notification> = client.notifications();
   for (;;) {
@@ -485,10 +494,14 @@ async function pool(): Promise<void> {
   const options: Required<M.PoolOptions> = {
     ...base,
     vars: { EVERYTHING, PY, HANG: `${FIXTURE}/hang` },
-    // The project layer may add servers; its entry for the user's `py` is ignored (not approved).
-    projectConfig: { mcpServers: { py: { url: "http://127.0.0.1:9/elsewhere" } } },
-    approvedProjectServers: [],
-    policy: { denied: ["blocked", { serverUrl: "http://blocked.invalid/*" }], allowed: ["*", { serverName: "py" }, { serverCommand: ["node"] }] },
+    // A setting at pool level is the default of every server whose entry has `auth`: everything's
+    // `auth: {}` gets this redirect URI (without one it could not be configured, and would fail).
+    auth: { redirectUri: REDIRECT, storage: storage() },
+    // The project layer may add servers; its entry for the user's `py` is ignored (not approved);
+    // its `null` for `retired`, approved, removes that server.
+    projectConfig: { mcpServers: { py: { url: "http://127.0.0.1:9/elsewhere" }, retired: null } },
+    approvedProjectServers: ["retired"],
+    policy: { denied: ["blocked", { serverUrl: "http://blocked.invalid/*" }], allowed: ["*", { serverName: "py" }, { serverCommand: ["node"] }, { serverCommand: "node" }] },
     edge: false,
     maxConcurrentConnects: 4,
     connectTimeoutMs: 20_000,
@@ -523,8 +536,10 @@ async function pool(): Promise<void> {
       local: { ...stdio, type: "stdio" },
       blocked: { url: "http://blocked.invalid/mcp" },
       off: { url: "http://127.0.0.1:9/mcp", enabled: false },
-      // One unusable tool (its inputSchema is not an object): reported, left out.
-      flaky: { url: `${FIXTURE}/mcp-flaky?key=typed-${Date.now()}&invalid=1` },
+      // One unusable tool (its inputSchema is not an object): reported, left out. "edit" is read
+      // as "write".
+      flaky: { url: `${FIXTURE}/mcp-flaky?key=typed-${Date.now()}&invalid=1`, category: "edit" },
+      retired: { url: "http://127.0.0.1:9/retired" },
     },
   };
   const Pool = tracked("McpPool", api.McpPool);
@@ -537,6 +552,7 @@ async function pool(): Promise<void> {
   check(state("hang") === "failed", `${where}: the hanging server fails (got ${state("hang")})`);
   check(status.servers.find((s) => s.name === "py")?.projectEntry === "ignored" && events.some((e) => e.type === "projectEntryIgnored" && e.server === "py"), `${where}: the project's py entry is ignored and reported`);
   check(state("local") === "unsupported" && state("blocked") === "disabled" && state("off") === "disabled", `${where}: stdio unsupported, policy and enabled:false disabled`);
+  check(state("retired") === undefined, `${where}: the approved project null removes the user's server (got ${state("retired")})`);
   observe("M.PoolStatus", `${where} status`, p.status());
 
   observe("M.OpenAiTool[]", `${where} tools openai`, p.tools({ format: "openai" }));
@@ -580,11 +596,14 @@ async function pool(): Promise<void> {
   observe("M.ToolInfo[]", `${where} toolInfo`, info.slice(0, 8));
   const echo = info.find((t) => t.name === "mcp__everything__echo");
   check(echo?.autoApprove === true && echo.category === "read" && info.some((t) => t.server === "py" && !t.autoApprove && t.category === "execute"), `${where}: toolInfo carries the user's category and autoApprove`);
+  check(info.some((t) => t.server === "flaky") && info.filter((t) => t.server === "flaky").every((t) => t.category === "write"), `${where}: category "edit" is read as "write"`);
   const prompts = p.prompts();
   observe("ReturnType<M.McpPool['prompts']>", `${where} prompts`, prompts);
   const resources = p.resources();
   observe("ReturnType<M.McpPool['resources']>", `${where} resources`, resources.slice(0, 5));
   check(prompts.some((x) => x.server === "everything") && resources.some((x) => x.server === "everything"), `${where}: server-everything's prompts and resources are offered`);
+  const badOptions = await rejection(`${where} call (bad options)`, p.call("mcp__everything__echo", { message: "x" }, { timeoutMs: -1 }));
+  check(badOptions === "INVALID_ARGUMENT", `${where}: malformed call options reject with INVALID_ARGUMENT (got ${badOptions})`);
   const unknown = await p.call("mcp__nope__tool");
   observe("M.FlatToolResult", `${where} call (unknown tool)`, unknown);
   check(unknown.isError, `${where}: an unknown tool is an isError result`);
@@ -606,6 +625,9 @@ async function pool(): Promise<void> {
   check(unknownTool === "UNKNOWN_TOOL", `${where}: acceptTool of an unknown name is UNKNOWN_TOOL (got ${unknownTool})`);
   await rejection(`${where} constructor (bad policy)`, () => new api.McpPool(config, { policy: { denied: [{ serverPort: 1 }] } as unknown as M.PoolOptions["policy"] }));
   await rejection(`${where} constructor (bad config)`, () => new api.McpPool({ mcpServers: [] } as unknown as M.PoolConfig));
+  const none = new api.McpPool({});
+  check(none.status().servers.length === 0, `${where}: a config without mcpServers is a pool without servers`);
+  none.free();
   await rejection(`${where} constructor (a var not a string)`, () => new api.McpPool(config, { vars: { PY: 1 } } as unknown as M.PoolOptions));
   await rejection(`${where} constructor (a pin not a string)`, () => new api.McpPool(config, { pins: { py: { echo: 7 } } } as unknown as M.PoolOptions));
   await rejection(`${where} constructor (pins not by server)`, () => new api.McpPool(config, { pins: ["py"] } as unknown as M.PoolOptions));
@@ -719,7 +741,7 @@ async function oauth(): Promise<void> {
   check(refused === "AUTH_TOKEN", `${where}: a refused client is AUTH_TOKEN (got ${refused})`);
 
   // A pool whose servers carry their own auth settings; the hooks are the pool's.
-  const poolAuth: Required<M.PoolAuthOptions> = {
+  const poolAuth: Required<Pick<M.PoolAuthOptions, "storage" | "onAuthorizationUrl" | "fetch">> = {
     storage: storage(),
     onAuthorizationUrl: (u: string, server: string): Promise<string> => {
       emitted.add("callback:pool.auth.onAuthorizationUrl");
