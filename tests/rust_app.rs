@@ -61,20 +61,35 @@ async fn tool_names(client: &McpClient) -> Vec<String> {
     tools.into_iter().map(|t| t.name).collect()
 }
 
-/// Records every request the client sends: its headers, then its JSON-RPC body.
-fn recording() -> (ConnectOptions, Rc<RefCell<Vec<String>>>) {
-    let sent = Rc::new(RefCell::new(Vec::new()));
-    let s = sent.clone();
-    let options = ConnectOptions::new().on_traffic(move |t| {
-        if let Traffic::Request { request, .. } = t {
-            s.borrow_mut().push(format!(
-                "{:?} {}",
-                request.headers,
-                request.body.clone().unwrap_or_default()
-            ));
+/// What the client sent (each request's headers, then its JSON-RPC body), and the HTTP status the
+/// server answered each `notifications/cancelled` POST with.
+struct Recorded {
+    sent: Rc<RefCell<Vec<String>>>,
+    cancel_statuses: Rc<RefCell<Vec<u16>>>,
+}
+
+/// Options that record the client's traffic into a [`Recorded`].
+fn recording() -> (ConnectOptions, Recorded) {
+    let recorded = Recorded {
+        sent: Rc::new(RefCell::new(Vec::new())),
+        cancel_statuses: Rc::new(RefCell::new(Vec::new())),
+    };
+    let (s, statuses) = (recorded.sent.clone(), recorded.cancel_statuses.clone());
+    let cancel_exchanges = RefCell::new(Vec::new());
+    let options = ConnectOptions::new().on_traffic(move |t| match t {
+        Traffic::Request { exchange, request } => {
+            let body = request.body.clone().unwrap_or_default();
+            if body.contains("notifications/cancelled") {
+                cancel_exchanges.borrow_mut().push(*exchange);
+            }
+            s.borrow_mut().push(format!("{:?} {body}", request.headers));
         }
+        Traffic::Head { exchange, head } if cancel_exchanges.borrow().contains(exchange) => {
+            statuses.borrow_mut().push(head.status);
+        }
+        _ => {}
     });
-    (options, sent)
+    (options, recorded)
 }
 
 /// The next notification whose method is `method`, or a panic after 15 s without one.
@@ -147,7 +162,13 @@ async fn everything_connect_list_call_with_progress_callback_and_stream() {
 
 #[wasm_bindgen_test]
 async fn everything_cancel_by_token_and_by_dropping_the_future_tells_the_server() {
-    let (options, sent) = recording();
+    let (
+        options,
+        Recorded {
+            sent,
+            cancel_statuses,
+        },
+    ) = recording();
     let client = connect(&everything(), options).await;
     let stop = CancelToken::new();
     let call = client
@@ -173,6 +194,8 @@ async fn everything_cancel_by_token_and_by_dropping_the_future_tells_the_server(
             .count()
     };
     assert_eq!(cancels(&sent), 1, "notifications/cancelled was POSTed");
+    // The server took it (202 Accepted: MCP basic/transports, a POSTed notification).
+    assert_eq!(*cancel_statuses.borrow(), [202], "the server's answer");
 
     // Dropping the future cancels too.
     let dropped = within(
@@ -188,6 +211,11 @@ async fn everything_cancel_by_token_and_by_dropping_the_future_tells_the_server(
     assert!(dropped.is_none(), "the call was still running when dropped");
     sleep(200).await;
     assert_eq!(cancels(&sent), 2, "dropping the future told the server");
+    assert_eq!(
+        *cancel_statuses.borrow(),
+        [202, 202],
+        "the server's answers"
+    );
     // A token cancelled before the call: nothing is sent.
     let before = sent.borrow().len();
     let err = client
@@ -516,7 +544,7 @@ async fn oauth_client_credentials_sign_in_status_and_sign_out_through_the_rust_a
 #[wasm_bindgen_test]
 async fn python_mrtr_subscription_and_header_changes() {
     let answers = Rc::new(RefCell::new(vec!["banana", "apple"]));
-    let (options, sent) = recording();
+    let (options, Recorded { sent, .. }) = recording();
     let options = options.on_elicitation(move |_, _| {
         let answer = answers.borrow_mut().pop().unwrap_or("extra");
         async move { Ok(json!({"action": "accept", "content": {"answer": answer}})) }
@@ -563,7 +591,7 @@ async fn python_mrtr_subscription_and_header_changes() {
 
 #[wasm_bindgen_test]
 async fn python_snapshot_restores_a_client_without_a_round_trip() {
-    let (options, sent) = recording();
+    let (options, Recorded { sent, .. }) = recording();
     let client = connect(&py(), ConnectOptions::new()).await;
     client.list_tools().await.unwrap();
     let stored = serde_json::to_string(&client.snapshot()).unwrap();

@@ -44,29 +44,8 @@ fn dead_base() -> &'static str {
     required(option_env!("MCP_EDGE_FIXTURE_DEAD_URL"))
 }
 
-/// Which JS scope runs the suite: `window`, `worker` or `node`.
-fn scope_kind() -> &'static str {
-    let global = js_sys::global();
-    let has = |name: &str| !Reflect::get(&global, &name.into()).unwrap().is_undefined();
-    if has("window") {
-        "window"
-    } else if has("WorkerGlobalScope") {
-        "worker"
-    } else if has("process") {
-        "node"
-    } else {
-        "unknown"
-    }
-}
-
-/// The script (`MCP_EDGE_EXPECT_SCOPE`) or else the `wasm-pack test` mode of the build says where
-/// each run must execute; this proves it did (a worker run that silently fell back to Node would
-/// otherwise pass without ever testing a windowless browser scope).
-#[wasm_bindgen_test]
-fn runs_in_the_scope_the_script_asked_for() {
-    let expected = option_env!("MCP_EDGE_EXPECT_SCOPE").unwrap_or(mcp_edge_wasm_test_mode::SCOPE);
-    assert_eq!(scope_kind(), expected);
-}
+#[path = "e2e/scope.rs"]
+mod scope;
 
 /// A page or a worker (CORS applies) rather than Node.
 fn in_browser() -> bool {

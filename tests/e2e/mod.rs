@@ -3,6 +3,8 @@
 //! `tests/wasm/run-client-tests.sh`) compiles in, and small JS conversions.
 #![allow(dead_code)]
 
+pub mod scope;
+
 use js_sys::Promise;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_futures::JsFuture;

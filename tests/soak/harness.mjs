@@ -84,6 +84,14 @@ function report(name, summary, meta) {
   }
   console.log(`   faults injected: ${JSON.stringify(meta.faults)}`);
   let ok = true;
+  // The zero counts below prove something only if faults were injected: at least a tenth of the
+  // requests (about a third are, by the proxy's weights), of at least four kinds.
+  const requests = Object.values(meta.faults).reduce((a, n) => a + n, 0);
+  const kinds = Object.entries(meta.faults).filter(([k, n]) => k !== "none" && n > 0);
+  const injected = kinds.reduce((a, [, n]) => a + n, 0);
+  const enough = injected * 10 >= requests && kinds.length >= 4;
+  ok = enough;
+  console.log(`check ${enough ? "passed" : "FAILED"}: soak (${name}): faults injected into ${injected} of ${requests} requests, ${kinds.length} kinds`);
   for (const [what, n] of invariants(summary)) {
     if (n === 0) {
       console.log(`check passed: soak (${name}): ${what}: 0`);

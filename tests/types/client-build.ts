@@ -63,6 +63,28 @@ await session("server-everything", env("EVERYTHING_URL"), "2025-11-25", "trigger
 await session("python 2026", env("PY2026_URL"), "2026-07-28", "slow_progress", { steps: 3, delay_ms: 20 }, "modern");
 await session("python 2025", env("PY2026_URL"), "2025-11-25", "slow_progress", { steps: 3, delay_ms: 20 }, "legacy");
 
+// No validator, so no output schema to fetch: in the 2025 era a first call goes out without a
+// `tools/list` before it (the full build lists first, for the schema). A 2026-07-28 session lists
+// first in both builds: a tool's `Mcp-Param-*` headers come from its listed inputSchema.
+async function firstCall(where: string, protocol: M.ProtocolChoice, expectList: boolean): Promise<void> {
+  const methods: string[] = [];
+  const onTraffic = (r: M.TrafficRecord): void => {
+    if (r.type === "request" && r.body) methods.push(String(JSON.parse(r.body).method));
+  };
+  const client = await api.McpClient.connect(env("PY2026_URL"), { protocol, onTraffic });
+  try {
+    await client.callTool("slow_progress", { steps: 0, delay_ms: 0 });
+    const before = methods.slice(0, methods.indexOf("tools/call"));
+    assert.ok(methods.includes("tools/call"), `${where}: ${methods.join(", ")}`);
+    assert.equal(before.includes("tools/list"), expectList, `${where}: requests before the first call: ${before.join(", ")}`);
+    passed(`${where}: requests up to the first call: ${before.join(", ")}, tools/call`);
+  } finally {
+    await client.close();
+  }
+}
+await firstCall("python 2025, first call", "2025-11-25", false);
+await firstCall("python 2026, first call", "2026-07-28", true);
+
 // No validator: a result that breaks its tool's outputSchema arrives as the server sent it.
 const fixture = await api.McpClient.connect(`${env("FIXTURE_URL")}/mcp-faulty`, { protocol: "2026-07-28" });
 try {

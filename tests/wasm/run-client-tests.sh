@@ -2,7 +2,8 @@
 # Runs tests/client_e2e.rs, pool_e2e.rs and rust_app.rs (the JS and Rust APIs against real servers)
 # with `wasm-pack test`, in Node and in headless Chromium. Starts the servers on 127.0.0.1
 # (server-everything, the Python 2026/2025 server, the misbehaving fixture; tests/wasm/servers.sh),
-# compiles their URLs into the tests, stops them after.
+# compiles their URLs into the tests (and, as MCP_EDGE_EXPECT_SCOPE, the scope each run must land
+# in: tests/e2e/scope.rs checks it), stops them after.
 # Usage: run-client-tests.sh [node|chrome|worker]...   (default: all three)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,15 +27,15 @@ trap 'stop_wasm_test_servers; rm -f "$log"' EXIT
 start_wasm_test_servers
 
 status=0
-# The README's runnable example, against the same servers (needs pkg/nodejs: the package stage).
-if [ -f pkg/nodejs/mcp_edge.js ]; then
-  echo "== tests/demo/pool-example.mjs"
-  if EVERYTHING_URL="$EVERYTHING_URL" PY2026_URL="$PY2026_URL" node tests/demo/pool-example.mjs; then
-    echo "check passed: the README's pool example runs"
-  else
-    echo "check FAILED: the README's pool example"
-    status=1
-  fi
+# The README's runnable example, against the same servers, on pkg/nodejs (built here when the
+# package stage has not built it from these sources).
+echo "== tests/demo/pool-example.mjs"
+if tests/tools/build-nodejs-pkg.sh >/dev/null \
+  && EVERYTHING_URL="$EVERYTHING_URL" PY2026_URL="$PY2026_URL" node tests/demo/pool-example.mjs; then
+  echo "check passed: the README's pool example runs"
+else
+  echo "check FAILED: the README's pool example"
+  status=1
 fi
 # A test whose future never settles ends Node's event loop and the runner exits 0 mid-suite: a
 # run passes only when every suite printed its `test result: ok` line.
@@ -48,9 +49,9 @@ reported() {
 }
 for runtime in "${runtimes[@]}"; do
   case "$runtime" in
-    node) where="Node"; run=(wasm-pack test --node) ;;
-    chrome) where="headless Chromium (page)"; run=(env WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome) ;;
-    worker) where="headless Chromium (dedicated worker)"; run=(env WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome) ;;
+    node) where="Node"; run=(env MCP_EDGE_EXPECT_SCOPE=node wasm-pack test --node) ;;
+    chrome) where="headless Chromium (page)"; run=(env MCP_EDGE_EXPECT_SCOPE=window WASM_BINDGEN_USE_BROWSER=1 wasm-pack test --headless --chrome) ;;
+    worker) where="headless Chromium (dedicated worker)"; run=(env MCP_EDGE_EXPECT_SCOPE=worker WASM_BINDGEN_USE_DEDICATED_WORKER=1 wasm-pack test --headless --chrome) ;;
     *) echo "unknown runtime $runtime" >&2; exit 2 ;;
   esac
   echo "== client_e2e in $where"

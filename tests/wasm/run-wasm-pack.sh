@@ -9,8 +9,8 @@
 #   chrome   `wasm-pack test --headless --chrome`: every suite in a headless Chromium page
 #   node     `wasm-pack test --node`: every suite in Node
 #
-# Each run must run every suite (the library's unit tests and each tests/*.rs), skip none, ignore
-# none and fail none. Usage: run-wasm-pack.sh [missing|chrome|node]...  (default: all three)
+# Each run must run every suite (the library's unit tests, each tests/*.rs and the doc examples),
+# skip none, ignore none and fail none. Usage: run-wasm-pack.sh [missing|chrome|node]...  (default: all three)
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -56,12 +56,14 @@ check_run() {
         if ($(i+1) ~ /^ignored;?$/) g += $i
       } } END { print p + 0, f + 0, g + 0 }' "$log")
   # A test whose future never settles ends Node's event loop: the runner exits 0 mid-suite,
-  # without the suite's `test result:` line. Every suite that started (and the doc tests, when
-  # they ran) must have reported.
+  # without the suite's `test result:` line. Every suite that started, and the doc tests, must
+  # have reported.
   results=$(grep -cE '^test result:' "$log" || true)
   doc_suites=$(grep -cE '^ +Doc-tests ' "$log" || true)
   if ((suites != expected_suites)); then
     fail "$what: $suites of $expected_suites suites ran (log: ${log#"$root"/})"
+  elif ((doc_suites != 1)); then
+    fail "$what: the doc examples did not run (no Doc-tests line; log: ${log#"$root"/})"
   elif ((results != suites + doc_suites)); then
     fail "$what: $((suites + doc_suites - results)) of $((suites + doc_suites)) suites ended without a result (a test that never settled?) (log: ${log#"$root"/})"
   elif ((skipped > 0)); then
