@@ -83,6 +83,10 @@ struct World {
     hide_www: bool,
     /// Token endpoint answers errors for these grant types.
     refuse_grants: Vec<&'static str>,
+    /// This many GET streams carrying a valid token are refused with 401 (then 405): plain
+    /// `invalid_token`, or `use_dpop_nonce` with a new `DPoP-Nonce` each time.
+    get_refusals_left: u32,
+    get_refusal_nonce: bool,
     // observations
     log: Vec<String>,
     authorize: Vec<BTreeMap<String, String>>,
@@ -123,6 +127,8 @@ impl World {
             always_403: false,
             hide_www: false,
             refuse_grants: vec![],
+            get_refusals_left: 0,
+            get_refusal_nonce: false,
             log: vec![],
             authorize: vec![],
             tokens_req: vec![],
@@ -405,6 +411,19 @@ impl World {
                     .header("WWW-Authenticate", &self.www(Some("use_dpop_nonce"), None))
                     .header("DPoP-Nonce", n);
             }
+        }
+        if method == "GET" && self.get_refusals_left > 0 {
+            self.get_refusals_left -= 1;
+            if self.get_refusal_nonce {
+                let n = format!("get-nonce-{}", self.get_refusals_left);
+                return Reply::json(json!({"error": "use_dpop_nonce"}))
+                    .with_status(401)
+                    .header("WWW-Authenticate", &self.www(Some("use_dpop_nonce"), None))
+                    .header("DPoP-Nonce", &n);
+            }
+            return Reply::json(json!({"error": "invalid_token"}))
+                .with_status(401)
+                .header("WWW-Authenticate", &self.www(None, None));
         }
         if self.always_403 {
             return Reply::json(json!({"error": "insufficient_scope"}))
@@ -1307,9 +1326,8 @@ fn a_401_with_a_refresh_token_refreshes_and_a_refused_refresh_signs_in_again() {
 
 // ---- legacy era --------------------------------------------------------------------------------
 
-#[test]
-fn legacy_initialize_401_authorizes_and_every_request_carries_the_token() {
-    let mut world = World::new();
+/// A 2025-11-25 session (without DPoP) against `world` serving as a 2025-era server.
+fn legacy_pair(mut world: World) -> (Pair<impl FnMut(&HttpRequest) -> Reply>, Shared) {
     world.legacy = true;
     let mut auth = code_config();
     auth.dpop = false;
@@ -1317,7 +1335,13 @@ fn legacy_initialize_401_authorizes_and_every_request_carries_the_token() {
     let w2 = w.clone();
     let mut cfg = session_config(auth);
     cfg.protocol = ProtocolChoice::Exact("2025-11-25".into());
-    let mut p = Pair::new(cfg, move |req: &HttpRequest| w2.borrow_mut().serve(req));
+    let pair = Pair::new(cfg, move |req: &HttpRequest| w2.borrow_mut().serve(req));
+    (pair, w)
+}
+
+#[test]
+fn legacy_initialize_401_authorizes_and_every_request_carries_the_token() {
+    let (mut p, w) = legacy_pair(World::new());
     let op = connect(&mut p);
     assert_eq!(p.ok(op)["era"], "legacy");
     let list = p
@@ -1331,6 +1355,50 @@ fn legacy_initialize_401_authorizes_and_every_request_carries_the_token() {
     assert_eq!(mcp[0], "");
     assert!(mcp[1..].iter().all(|a| a == "Bearer TOKEN-2"), "{mcp:?}");
     assert!(mcp.len() >= 4);
+}
+
+/// A legacy session whose GET stream the server refuses `refusals` times with 401 (a nonce
+/// challenge when `nonce`), then with 405; the GETs it got.
+fn legacy_get_refused(
+    refusals: u32,
+    nonce: bool,
+) -> (Pair<impl FnMut(&HttpRequest) -> Reply>, usize) {
+    let mut world = World::new();
+    world.get_refusals_left = refusals;
+    world.get_refusal_nonce = nonce;
+    let (mut p, _) = legacy_pair(world);
+    let op = connect(&mut p);
+    p.ok(op);
+    p.advance(60_000);
+    let gets = p.methods().iter().filter(|m| *m == "GET").count();
+    (p, gets)
+}
+
+#[test]
+fn a_get_stream_refused_with_401_again_and_again_gives_up_after_max_attempts_flows() {
+    // MCP `basic/authorization`: "Clients SHOULD implement retry limits". The GET stream's
+    // refusals count like an operation's: 3 flows (the default max_attempts), then it stays closed.
+    let (p, gets) = legacy_get_refused(20, false);
+    assert_eq!(gets, 4, "{:?}", p.methods());
+    assert!(
+        p.events.iter().any(|e| matches!(e, Event::Diagnostic { message } if message.contains("GET stream stays closed"))),
+        "{:?}",
+        p.events
+    );
+    assert!(p.session.is_connected(), "the session stays");
+}
+
+#[test]
+fn a_get_stream_refused_with_a_new_dpop_nonce_each_time_gives_up_after_four_retries() {
+    let (p, gets) = legacy_get_refused(20, true);
+    assert_eq!(gets, 5, "{:?}", p.methods());
+    assert!(
+        p.events.iter().any(
+            |e| matches!(e, Event::Diagnostic { message } if message.contains("after 4 retries"))
+        ),
+        "{:?}",
+        p.events
+    );
 }
 
 // ---- DPoP --------------------------------------------------------------------------------------

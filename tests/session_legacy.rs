@@ -25,6 +25,11 @@ struct Legacy {
     /// Requests answered with 404 while this is set (the server "restarted").
     expire: bool,
     get: Option<Reply>,
+    /// Every GET answered with 404, the current session's too (instead of 405), for the first
+    /// four sessions.
+    get_always_404: bool,
+    /// The DELETE of a session is never answered.
+    hold_delete: bool,
 }
 
 fn init_result() -> serde_json::Value {
@@ -40,7 +45,9 @@ fn legacy_server(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Repl
         let sid = req.header("mcp-session-id").map(str::to_string);
         let method = method_of(req);
         if method == "GET" {
-            if st.expire {
+            // (From the fifth session on, 405: a client that kept starting sessions fails the
+            // test's counts instead of hanging it.)
+            if st.expire || (st.get_always_404 && st.session < 5) {
                 return Reply::status(404, "");
             }
             return st.get.clone().unwrap_or_else(|| Reply::status(405, ""));
@@ -70,12 +77,52 @@ fn legacy_server(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Repl
             "tools/list" => {
                 Reply::result(&id, json!({"tools": [{"name": "echo", "inputSchema": {}}]}))
             }
+            "DELETE" if st.hold_delete => Reply::status(200, "").held(),
             "DELETE" => Reply::status(200, ""),
             _ => Reply::sse(&[
                 json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "hi"}]}}),
             ]),
         }
     }
+}
+
+#[test]
+fn a_server_answering_every_get_with_404_gets_one_new_session_not_endless_ones() {
+    // 404 to a request with the session id ends the session (MCP 2025-11-25 `basic/transports`
+    // "Session Management"): the client starts another. When that one's GET is answered 404 as
+    // well, the server refuses GET streams that way: the client keeps the session and goes on
+    // without the stream, instead of starting sessions without end.
+    let st = Rc::new(RefCell::new(Legacy {
+        get_always_404: true,
+        ..Legacy::default()
+    }));
+    let mut p = Pair::new(cfg(), legacy_server(st.clone()));
+    let op = p.session.connect(0);
+    p.pump();
+    p.ok(op);
+    p.advance(60_000);
+    let methods = p.methods();
+    let count = |m: &str| methods.iter().filter(|x| *x == m).count();
+    assert_eq!(count("initialize"), 2, "{methods:?}");
+    assert_eq!(count("GET"), 2, "{methods:?}");
+    assert_eq!(st.borrow().session, 2);
+    assert!(
+        p.events.iter().any(
+            |e| matches!(e, Event::Diagnostic { message } if message.contains("HTTP 404 too"))
+        ),
+        "{:?}",
+        p.events
+    );
+    // The second session works.
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    p.pump();
+    assert_eq!(p.ok(l)["tools"][0]["name"], "echo");
+    assert_eq!(
+        p.last("tools/list").header("mcp-session-id"),
+        Some("sess-2")
+    );
 }
 
 #[test]
@@ -551,6 +598,34 @@ fn close_deletes_the_session() {
 }
 
 #[test]
+fn close_waits_for_an_unanswered_delete_no_longer_than_a_request() {
+    let st = Rc::new(RefCell::new(Legacy {
+        hold_delete: true,
+        ..Legacy::default()
+    }));
+    let mut p = Pair::new(cfg(), legacy_server(st));
+    p.session.connect(0);
+    p.pump();
+    let c = p.session.close(p.now);
+    p.pump();
+    assert!(p.completed(c).is_none(), "the DELETE is in flight");
+    assert!(p.session.is_closed());
+    // The request timeout (60 s by default) ends the wait: closed, with a diagnostic.
+    p.advance(59_000);
+    assert!(p.completed(c).is_none());
+    p.advance(2_000);
+    assert_eq!(p.ok(c), &serde_json::Value::Null);
+    assert!(
+        p.events.iter().any(
+            |e| matches!(e, Event::Diagnostic { message } if message.contains("DELETE within 60000 ms"))
+        ),
+        "{:?}",
+        p.events
+    );
+    assert_eq!(p.session.poll_timeout(), None);
+}
+
+#[test]
 fn progress_on_the_legacy_post_stream_reaches_the_op() {
     let server = |req: &HttpRequest| {
         let id = id_of(req);
@@ -727,20 +802,21 @@ fn a_notification_answered_with_200_and_a_body_counts_as_accepted() {
     assert!(p.methods().contains(&"<response>".to_string()));
 }
 
-#[test]
-fn a_server_flooding_requests_gets_errors_beyond_the_bound() {
-    let server = |req: &HttpRequest| {
+/// A 2025 session whose server answers a `tools/call` with 100 server requests (`request(i)`)
+/// on the call's stream, accepting the client's answers, or never (`hold_answers`); the pair
+/// after the call's stream was read, and how many answers the client POSTed.
+fn flooded(
+    request: impl Fn(usize) -> serde_json::Value,
+    hold_answers: bool,
+) -> (Pair<impl FnMut(&HttpRequest) -> Reply>, usize) {
+    let server = move |req: &HttpRequest| {
         let id = id_of(req);
         match method_of(req).as_str() {
             "server/discover" => Reply::status(400, ""),
             "initialize" => Reply::result(&id, init_result()).header("mcp-session-id", "s"),
+            "<response>" if hold_answers => Reply::accepted().held(),
             "notifications/initialized" | "<response>" => Reply::accepted(),
-            "tools/call" => {
-                let flood: Vec<serde_json::Value> = (0..100)
-                    .map(|i| json!({"jsonrpc": "2.0", "id": format!("e{i}"), "method": "elicitation/create", "params": {"message": "?"}}))
-                    .collect();
-                Reply::sse(&flood).open()
-            }
+            "tools/call" => Reply::sse(&(0..100).map(&request).collect::<Vec<_>>()).open(),
             _ => Reply::status(405, ""),
         }
     };
@@ -753,19 +829,46 @@ fn a_server_flooding_requests_gets_errors_beyond_the_bound() {
         0,
     );
     p.pump();
+    let answers = p
+        .requests
+        .iter()
+        .filter(|(_, _, r)| method_of(r) == "<response>")
+        .count();
+    (p, answers)
+}
+
+#[test]
+fn a_server_flooding_requests_gets_errors_beyond_the_bound() {
+    let (p, refused) = flooded(
+        |i| json!({"jsonrpc": "2.0", "id": format!("e{i}"), "method": "elicitation/create", "params": {"message": "?"}}),
+        false,
+    );
     let surfaced = p
         .events
         .iter()
         .filter(|e| matches!(e, Event::InputRequest { .. }))
         .count();
     assert_eq!(surfaced, mcp_edge::proto::session::MAX_OPEN_INPUTS);
-    let refused = p
-        .requests
-        .iter()
-        .filter(|(_, _, r)| method_of(r) == "<response>")
-        .count();
     assert_eq!(refused, 100 - mcp_edge::proto::session::MAX_OPEN_INPUTS);
     assert_eq!(body(p.last("<response>")).unwrap()["error"]["code"], -32603);
+}
+
+#[test]
+fn a_server_flooding_pings_and_never_taking_the_answers_gets_at_most_64_of_them() {
+    // Each ping is answered with a POST (MCP `basic/utilities/ping`); a server that never accepts
+    // those POSTs while it keeps pinging would otherwise have the client open one per ping.
+    let (p, answers) = flooded(
+        |i| json!({"jsonrpc": "2.0", "id": format!("p{i}"), "method": "ping"}),
+        true,
+    );
+    assert_eq!(answers, 64);
+    assert_eq!(
+        p.diagnostics()
+            .iter()
+            .filter(|d| d.contains("did not answer a server request"))
+            .count(),
+        36
+    );
 }
 
 // Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).

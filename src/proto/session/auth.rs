@@ -262,12 +262,33 @@ impl Session {
         now: u64,
     ) {
         let Some(a) = self.auth.as_mut() else { return };
-        match a.challenge(status, www.as_deref(), nonce.as_deref(), generation, 0, now) {
-            ChallengeOutcome::Retry => self.open_get_stream(now),
+        let Some(g) = self.get_stream.as_mut() else {
+            return;
+        };
+        g.exchange = None;
+        let outcome = a.challenge(
+            status,
+            www.as_deref(),
+            nonce.as_deref(),
+            generation,
+            g.auth_flows,
+            now,
+        );
+        match outcome {
+            ChallengeOutcome::Retry if g.auth_replays < MAX_AUTH_REPLAYS => {
+                g.auth_replays += 1;
+                self.open_get_stream(now);
+            }
+            ChallengeOutcome::Retry => {
+                self.get_stream = None;
+                self.events.push_back(Event::Diagnostic {
+                    message: format!(
+                        "the GET stream stays closed: refused with HTTP {status} after {MAX_AUTH_REPLAYS} retries with fresh credentials"
+                    ),
+                });
+            }
             ChallengeOutcome::Wait => {
-                if let Some(g) = self.get_stream.as_mut() {
-                    g.exchange = None;
-                }
+                g.auth_flows += 1;
                 self.get_after_auth = true;
             }
             ChallengeOutcome::Fail(e) => {

@@ -162,6 +162,15 @@ impl Session {
             ex.sse = Some(sse::Decoder::new(self.cfg.sse));
         }
         let purpose = ex.purpose.clone();
+        if purpose == Purpose::GetStream && kind == ResponseKind::EventStream {
+            // The server took this session's GET stream: a later 404 means the session ended,
+            // and a later 401/403 starts the authorization budget afresh.
+            self.restarted_by_get_404 = false;
+            if let Some(g) = self.get_stream.as_mut() {
+                g.auth_flows = 0;
+                g.auth_replays = 0;
+            }
+        }
         ex.head = Some(head);
         // The session id arrives with the InitializeResult (MCP 2025-11-25 `basic/transports`
         // "Session Management").
@@ -690,9 +699,21 @@ impl Session {
             405 | 202 => {
                 self.get_stream = None;
             }
+            // 404 for a request with the session's id: the session is gone, start another (MCP
+            // 2025-11-25 `basic/transports` "Session Management"). When the fresh session's GET is
+            // answered 404 as well, the server refuses GET streams with 404 instead of 405: the
+            // session stays (a POST answered 404 still restarts it) and the GET stream goes, so
+            // that a server doing this cannot make the client start sessions without end.
+            404 if self.session_id.is_some() && !self.restarted_by_get_404 => {
+                self.get_stream = None;
+                self.restarted_by_get_404 = true;
+                self.session_expired(None, now);
+            }
             404 if self.session_id.is_some() => {
                 self.get_stream = None;
-                self.session_expired(None, now);
+                self.events.push_back(Event::Diagnostic {
+                    message: "the server answered the GET stream of a new session with HTTP 404 too; continuing without it".into(),
+                });
             }
             _ => {
                 self.events.push_back(Event::Diagnostic {

@@ -13,6 +13,9 @@ use crate::proto::jsonrpc::{
     codes, ErrorObject, ErrorResponse, Message, Notification, Request, Response,
 };
 
+/// Most of the client's own answers to server requests (pings, refusals) in flight at once.
+const MAX_OPEN_REPLIES: usize = 64;
+
 impl Session {
     /// Adds the headers every 2025-era request after `initialize` carries.
     pub(super) fn legacy_headers(&self, headers: &mut Vec<(String, String)>) {
@@ -112,7 +115,23 @@ impl Session {
         }
     }
 
+    /// POSTs the client's own answer to a server request (a ping, a refusal). At most
+    /// [`MAX_OPEN_REPLIES`] of them wait for the server to take them: a server that floods
+    /// requests and leaves the answers unaccepted gets no more, and a diagnostic says so.
     fn reply(&mut self, msg: Message) {
+        let open = self
+            .exchanges
+            .values()
+            .filter(|e| e.purpose == Purpose::Reply)
+            .count();
+        if open >= MAX_OPEN_REPLIES {
+            self.events.push_back(Event::Diagnostic {
+                message: format!(
+                    "did not answer a server request: {MAX_OPEN_REPLIES} answers already wait for the server to accept them"
+                ),
+            });
+            return;
+        }
         let req = self.post(&msg, None);
         self.new_exchange(Exchange::new(Purpose::Reply), req);
     }

@@ -49,6 +49,10 @@ use exchange::{Exchange, Purpose};
 /// Most inputs (server requests and MRTR input requests) open at once; more are refused.
 pub const MAX_OPEN_INPUTS: usize = 64;
 
+/// How long `close` waits for the answer to the session's DELETE when no request timeout is
+/// configured (with one, it waits as long as a request).
+const CLOSE_TIMEOUT_MS: u64 = 60_000;
+
 /// Lifecycle of the session as a whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -170,6 +174,11 @@ struct GetStream {
     retry_ms: Option<u64>,
     failures: u32,
     reconnect_at: Option<u64>,
+    /// Refusals with 401/403 since the server last took the stream: the authorization flows
+    /// they waited for, and the reopenings with fresh credentials or a DPoP nonce (bounded like
+    /// an operation's, so a server that keeps refusing cannot keep the client asking).
+    auth_flows: u32,
+    auth_replays: u32,
 }
 
 /// What the tool lists said about one tool (MCP 2026-07-28 `server/tools`; the `x-mcp-header`
@@ -217,6 +226,10 @@ pub struct Session {
     get_stream: Option<GetStream>,
     /// 2025 era: the GET stream was given up after its reconnect budget (not refused by design).
     stream_lost: bool,
+    /// 2025 era: the session was last started again because its GET stream was answered 404, and
+    /// no GET stream was taken since (a second such 404 gives up the GET stream instead of
+    /// starting sessions without end).
+    restarted_by_get_404: bool,
     rng: u64,
     /// stdio: lines to write, and exchanges accepted as soon as they are written.
     lines: VecDeque<Vec<u8>>,
@@ -272,6 +285,7 @@ impl Session {
             tools_listed: false,
             get_stream: None,
             stream_lost: false,
+            restarted_by_get_404: false,
             rng,
             lines: VecDeque::new(),
             written: VecDeque::new(),
@@ -430,6 +444,16 @@ impl Session {
                 let Some(op) = self.ops.get(&id) else {
                     continue;
                 };
+                if matches!(op.kind, OpKind::Close) {
+                    // The session is closed here already; only telling the server failed.
+                    let after_ms = op.timeout_ms.unwrap_or_default();
+                    self.abort_op(id, now);
+                    self.events.push_back(Event::Diagnostic {
+                        message: format!("the server did not answer the session's DELETE within {after_ms} ms; closed without it"),
+                    });
+                    self.finish(id, Ok(Value::Null), now);
+                    continue;
+                }
                 let total = op.total_deadline().is_some_and(|t| t <= now);
                 let after_ms = if total {
                     op.total_ms.unwrap_or_default()
@@ -462,11 +486,11 @@ impl Session {
     fn new_op(&mut self, kind: OpKind, opts: &RequestOptions, internal: bool, now: u64) -> OpId {
         let id = OpId(self.next_op);
         self.next_op += 1;
-        // A sign-in waits for a person: bounded by the authorizer's own deadline instead.
-        let long_lived = matches!(
-            kind,
-            OpKind::Listen { .. } | OpKind::Close | OpKind::Authorize
-        );
+        // A sign-in waits for a person: bounded by the authorizer's own deadline instead. A
+        // close waits for the session's DELETE at most as long as a request (or, without a
+        // request timeout, `CLOSE_TIMEOUT_MS`).
+        let long_lived = matches!(kind, OpKind::Listen { .. } | OpKind::Authorize);
+        let closing = matches!(kind, OpKind::Close);
         let op = Op {
             kind,
             internal,
@@ -476,6 +500,8 @@ impl Session {
             activity: now,
             timeout_ms: if long_lived {
                 None
+            } else if closing {
+                Some(self.cfg.request_timeout_ms.unwrap_or(CLOSE_TIMEOUT_MS))
             } else {
                 opts.timeout_ms.or(self.cfg.request_timeout_ms)
             },
