@@ -45,16 +45,6 @@ impl PoolConn {
     }
 }
 
-/// The list a `notifications/<list>/list_changed` method names.
-fn changed_list(method: &str) -> Option<ListKind> {
-    match method {
-        "notifications/tools/list_changed" => Some(ListKind::Tools),
-        "notifications/prompts/list_changed" => Some(ListKind::Prompts),
-        "notifications/resources/list_changed" => Some(ListKind::Resources),
-        _ => None,
-    }
-}
-
 impl PoolClient for PoolConn {
     type CallOptions = CallOptions;
 
@@ -102,8 +92,8 @@ impl PoolClient for PoolConn {
                     return Some(ClientSignal::Lost);
                 }
                 if let Notice::Event(Event::Notification { method, .. }) = notice {
-                    if let Some(kind) = changed_list(&method) {
-                        return Some(ClientSignal::ListChanged(kind));
+                    if let Some(signal) = ClientSignal::from_notification(&method) {
+                        return Some(signal);
                     }
                 }
             }

@@ -11,7 +11,7 @@
 //!   executor wait ─► one wasi:io/poll over every client's exchanges, timers and sleeps
 //! ```
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
@@ -126,17 +126,23 @@ impl PoolHost for ComponentHost {
             let client = ComponentClient {
                 driver,
                 outputs: Rc::new(RefCell::new(None)),
+                signals: Rc::new(RefCell::new(VecDeque::new())),
+                lost_told: Rc::new(Cell::new(false)),
             };
             Ok((client, info))
         })
     }
 }
 
-/// A pool member: one session's driver and its tools' output schemas.
+/// A pool member: one session's driver, its tools' output schemas, the signals its queued
+/// notifications carried that the pool has not taken yet, and whether the pool was told the
+/// session is lost.
 #[derive(Clone)]
 pub struct ComponentClient {
     driver: Rc<RefCell<Driver>>,
     outputs: Rc<RefCell<Option<OutputSchemas>>>,
+    signals: Rc<RefCell<VecDeque<ClientSignal>>>,
+    lost_told: Rc<Cell<bool>>,
 }
 
 impl ComponentClient {
@@ -243,14 +249,53 @@ impl PoolClient for ComponentClient {
     }
 
     /// Pool members of the component keep no standing stream (work moves only while an export
-    /// runs; see the README's table): the stream never ends, so it never marks the server.
+    /// runs; see the README's table): this resolves when the session is closed, which ends the
+    /// pool's watcher of a retired client and lets the client go.
     fn listen(&self, _filter: Value) -> LocalFuture<Result<Value, ProtocolError>> {
-        Box::pin(std::future::pending())
+        let driver = self.driver.clone();
+        Box::pin(std::future::poll_fn(move |_| {
+            if driver.borrow().session().is_closed() {
+                Poll::Ready(Ok(Value::Null))
+            } else {
+                Poll::Pending
+            }
+        }))
     }
 
-    /// No signals between calls for the same reason; a lost session shows on the next call.
+    /// The next signal from what the session queued while an export ran: a list change the
+    /// server announced on a response stream (no standing stream here, so it shows when one
+    /// arrives with a call's or a list's answer), or the session lost; `None` once the session is
+    /// closed, which ends the pool's watcher. Repeated changes of one list not yet taken count
+    /// once; the other queued notifications (no host reads a pool member's queue) are dropped.
     fn next_signal(&self) -> LocalFuture<Option<ClientSignal>> {
-        Box::pin(std::future::pending())
+        let c = self.clone();
+        Box::pin(std::future::poll_fn(move |_| {
+            let mut d = c.driver.borrow_mut();
+            if d.session().is_closed() {
+                return Poll::Ready(None);
+            }
+            if !c.lost_told.get() && !d.session().is_connected() {
+                c.lost_told.set(true);
+                return Poll::Ready(Some(ClientSignal::Lost));
+            }
+            let (events, _) = d.take_notifications();
+            let mut signals = c.signals.borrow_mut();
+            for e in &events {
+                let Event::Notification { method, .. } = e else {
+                    continue;
+                };
+                // One pending change per list (at most three queued): a flood of them asks for
+                // one refresh, not one each.
+                match ClientSignal::from_notification(method) {
+                    Some(signal) if !signals.contains(&signal) => signals.push_back(signal),
+                    _ => {}
+                }
+            }
+            match signals.pop_front() {
+                Some(signal) => Poll::Ready(Some(signal)),
+                None => Poll::Pending,
+            }
+        }))
     }
 
     fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>) {

@@ -5,7 +5,7 @@
 // run.sh builds, transpiles, starts the servers and sets these variables.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { refusedPort, witError } from "./lib.mjs";
+import { refusedPort, startServerProcess, witError } from "./lib.mjs";
 
 const out = process.env.COMPONENT_JS ?? new URL("./out/mcp-edge.js", import.meta.url).href;
 const { client } = await import(out);
@@ -265,5 +265,34 @@ describe("connection errors", () => {
     const err = witError(() => Client.connect(PY2026_URL, { capabilitiesJson: "{" }));
     assert.equal(err.code, "CONFIG");
     assert.match(err.message, /capabilities-json is not valid JSON/);
+  });
+});
+
+describe("a server that floods a response stream", () => {
+  let flood;
+  let url;
+  before(async () => {
+    const { child, line } = await startServerProcess("./flood-server.mjs");
+    flood = child;
+    url = `http://127.0.0.1:${Number(line)}/mcp`;
+  });
+  after(() => flood?.stdin.end());
+
+  test("cannot hold a call past its deadline", () => {
+    // The server writes SSE comments for 10 s as fast as the socket takes them, and never a
+    // result: the call still ends with the 1.5 s limit (`request-timeout-ms` and
+    // `max-total-timeout-ms`), not when the flood does.
+    const c = Client.connect(url, { requestTimeoutMs: 1500n, maxTotalTimeoutMs: 1500n });
+    try {
+      const started = Date.now();
+      const err = witError(() => c.callTool("flood", "{}"));
+      const elapsed = Date.now() - started;
+      assert.equal(err.code, "TIMEOUT", err.message);
+      assert.equal(err.kind.tag, "timeout");
+      assert.equal(err.kind.val.afterMs, 1500n);
+      assert.ok(elapsed < 5000, `the call ended after ${elapsed} ms`);
+    } finally {
+      c.close();
+    }
   });
 });

@@ -4,13 +4,14 @@
 //   EVERYTHING_URL  @modelcontextprotocol/server-everything (2025 era)
 //   MCP_EDGE_NODEJS_PKG  the nodejs package directory (tests/tools/build-nodejs-pkg.sh)
 //   WASMTIME_EXPORTS_DIR where the wasmtime host (wasmtime-host/, run first) wrote its pool's tools
+// and the misbehaving fixture (tests/servers/fixture/server.mjs), which the last suite starts.
 // Both run the same pool driver; their exports must be the same bytes.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { refusedPort } from "./lib.mjs";
+import { refusedPort, startServerProcess } from "./lib.mjs";
 
 const out = process.env.COMPONENT_JS ?? new URL("./out/mcp-edge.js", import.meta.url).href;
 const { pool } = await import(out);
@@ -161,6 +162,42 @@ describe("pool: hanging and failing servers stay isolated", () => {
       const r = JSON.parse(c.call("mcp__py__add", JSON.stringify({ a: 1, b: 1 }), undefined));
       assert.equal(r.isError, false, JSON.stringify(r));
       assert.match(r.content[0].text, /1 \+ 1 = 2/);
+    } finally {
+      c.close();
+    }
+  });
+});
+
+describe("pool: a list change the server announces on a response stream", () => {
+  let fixture;
+  let base;
+  before(async () => {
+    // The misbehaving fixture: its first line names its ports.
+    const { child, line } = await startServerProcess("../servers/fixture/server.mjs");
+    fixture = child;
+    base = `http://127.0.0.1:${JSON.parse(line).port}`;
+  });
+  after(() => fixture?.stdin.end());
+
+  test("refreshes the server's tools and reports listChanged (no standing stream needed)", () => {
+    const key = `component-${Date.now()}`;
+    const c = Pool.create(JSON.stringify({ mcpServers: { flaky: { url: `${base}/mcp-flaky?key=${key}` } } }), {});
+    try {
+      assert.equal(byName(c.connectAll()).flaky.state, "connected");
+      const names = () => JSON.parse(c.tools("mcp")).map((t) => t.name);
+      assert.deepEqual(names(), ["mcp__flaky__echo"]);
+      c.takeEvents();
+      // The answer to this call carries notifications/tools/list_changed before its result; the
+      // pool lists the tools again while later calls run (work moves only inside a call).
+      const r = JSON.parse(c.call("mcp__flaky__echo", JSON.stringify({ text: "change" }), undefined));
+      assert.equal(r.content[0].text, "change", JSON.stringify(r));
+      for (let i = 0; i < 20 && !names().includes("mcp__flaky__extra_2"); i++) {
+        c.call("mcp__flaky__echo", JSON.stringify({ text: "again" }), undefined);
+      }
+      assert.deepEqual(names(), ["mcp__flaky__echo", "mcp__flaky__extra_2"]);
+      const events = c.takeEvents().map((e) => JSON.parse(e));
+      assert.ok(events.some((e) => e.type === "listChanged" && e.server === "flaky" && e.list === "tools" && e.count === 2), JSON.stringify(events));
+      assert.ok(events.some((e) => e.type === "toolsChanged"), JSON.stringify(events));
     } finally {
       c.close();
     }

@@ -67,6 +67,21 @@ pub enum ClientSignal {
     Lost,
 }
 
+impl ClientSignal {
+    /// The signal a server notification carries: `notifications/<list>/list_changed` for tools,
+    /// prompts or resources (MCP `server/tools`, `server/prompts`, `server/resources` "List
+    /// Changed Notification").
+    pub fn from_notification(method: &str) -> Option<Self> {
+        let kind = match method {
+            "notifications/tools/list_changed" => ListKind::Tools,
+            "notifications/prompts/list_changed" => ListKind::Prompts,
+            "notifications/resources/list_changed" => ListKind::Resources,
+            _ => return None,
+        };
+        Some(ClientSignal::ListChanged(kind))
+    }
+}
+
 /// A connected client as the pool uses it. Cheap to clone (a shared handle).
 pub trait PoolClient: Clone + 'static {
     /// Per-call options of this target (progress callback, cancellation, timeout).
