@@ -141,7 +141,7 @@ export type PoolEvent =
   /** A tool's description or input schema differs from its pin: it is held back until `acceptTool`. */
   | { type: "toolChanged"; name: string; server: string; tool: string; pinned: string; current: string }
   /** A tool definition was unusable and left out (the server's other tools stay). */
-  | { type: "toolRejected"; server: string; error: string }
+  | { type: "toolRejected"; server: string; code: "INVALID_TOOL"; error: string }
   /** The exported tool set changed (a server joined or left, a list changed, a tool was accepted): read `tools()` again. */
   | { type: "toolsChanged" };
 

@@ -35,6 +35,8 @@ pub enum ToolEvent {
     },
     /// A tool definition was unusable and left out (the rest of the server's tools stay).
     ToolRejected {
+        /// The stable code of the error ([`PoolError::code`]: `INVALID_TOOL`).
+        code: &'static str,
         /// Why.
         error: String,
         /// The server.
@@ -43,6 +45,17 @@ pub enum ToolEvent {
     /// The set of exported tools changed (a server's list changed, joined or left, a change
     /// was accepted).
     ToolsChanged,
+}
+
+impl ToolEvent {
+    /// A [`ToolEvent::ToolRejected`] for `server` from the error that left the tool out.
+    fn rejected(server: &str, e: &PoolError) -> Self {
+        ToolEvent::ToolRejected {
+            code: e.code(),
+            error: e.to_string(),
+            server: server.into(),
+        }
+    }
 }
 
 /// A tool held back by the pinning guard.
@@ -129,15 +142,14 @@ impl<S: PinStore> ToolRegistry<S> {
         for tool in tools {
             // Validate with a placeholder name; the real name comes after naming.
             match adapt_tool(server, "", tool, category, &self.options) {
-                Ok(a) if valid.contains_key(&a.tool) => self.push(ToolEvent::ToolRejected {
-                    error: PoolError::InvalidTool {
+                Ok(a) if valid.contains_key(&a.tool) => self.push(ToolEvent::rejected(
+                    server,
+                    &PoolError::InvalidTool {
                         server: server.into(),
                         tool: a.tool,
                         reason: "the name repeats an earlier tool of this server".into(),
-                    }
-                    .to_string(),
-                    server: server.into(),
-                }),
+                    },
+                )),
                 Ok(mut a) => {
                     a.auto_approve = self
                         .approvals
@@ -145,10 +157,7 @@ impl<S: PinStore> ToolRegistry<S> {
                         .is_some_and(|x| x.covers(&a.tool));
                     valid.insert(a.tool.clone(), a);
                 }
-                Err(e) => self.push(ToolEvent::ToolRejected {
-                    error: e.to_string(),
-                    server: server.into(),
-                }),
+                Err(e) => self.push(ToolEvent::rejected(server, &e)),
             }
         }
         self.servers.insert(
