@@ -417,6 +417,51 @@ fn resumption_is_bounded() {
 }
 
 #[test]
+fn a_server_asking_retry_0_and_resetting_the_budget_each_time_is_resumed_no_faster_than_every_100_ms(
+) {
+    // Every stream carries one progress event and ends, with `retry: 0`: each delivers a message,
+    // so the resume budget restarts each time. The 50th resume gets the result.
+    let resumes = Rc::new(RefCell::new(0u32));
+    let r = resumes.clone();
+    let server = move |req: &HttpRequest| {
+        let id = id_of(req);
+        let event = |n: u32| {
+            let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 0, "progress": n}});
+            format!("id: e{n}\nretry: 0\ndata: {progress}\n\n")
+        };
+        match method_of(req).as_str() {
+            "server/discover" => Reply::status(400, ""),
+            "initialize" => Reply::result(&id, init_result()),
+            "notifications/initialized" => Reply::accepted(),
+            "tools/call" => Reply::sse_raw(&event(0)),
+            "GET" if req.header("last-event-id").is_some() => {
+                *r.borrow_mut() += 1;
+                let n = *r.borrow();
+                if n == 50 {
+                    let done = json!({"jsonrpc": "2.0", "id": "1", "result": {"content": []}});
+                    return Reply::sse(&[done]);
+                }
+                Reply::sse_raw(&event(n))
+            }
+            _ => Reply::status(405, ""),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    p.session.request(
+        "tools/call",
+        json!({"name": "x"}),
+        RequestOptions::default(),
+        0,
+    );
+    p.pump();
+    assert_eq!(*resumes.borrow(), 0, "no resume at once");
+    p.advance(1_000);
+    let n = *resumes.borrow();
+    assert!((9..=10).contains(&n), "{n} resumes in a second");
+}
+
+#[test]
 fn server_requests_on_a_post_stream_are_surfaced_and_answered_by_post() {
     let server = |req: &HttpRequest| {
         let id = id_of(req);

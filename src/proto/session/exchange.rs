@@ -774,7 +774,8 @@ impl Session {
                 .initial_delay_ms
                 .saturating_mul(1 << (g.failures - 1).min(16)),
         }
-        .min(policy.max_delay_ms);
+        .min(policy.max_delay_ms)
+        .max(super::MIN_RECONNECT_DELAY_MS);
         let delay = if g.retry_ms.is_some() {
             base
         } else {

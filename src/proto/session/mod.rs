@@ -49,6 +49,12 @@ use exchange::{Exchange, Purpose};
 /// Most inputs (server requests and MRTR input requests) open at once; more are refused.
 pub const MAX_OPEN_INPUTS: usize = 64;
 
+/// The shortest delay before a 2025-era stream is resumed or the GET stream reopened, whatever
+/// `retry` the server sent (SSE `retry: 0` is valid): a server whose every resumed stream carries
+/// one message and ends resets the resume budget each time, and could otherwise keep the client
+/// reconnecting at once, without pause.
+const MIN_RECONNECT_DELAY_MS: u64 = 100;
+
 /// How long `close` waits for the answer to the session's DELETE when no request timeout is
 /// configured (with one, it waits as long as a request).
 const CLOSE_TIMEOUT_MS: u64 = 60_000;

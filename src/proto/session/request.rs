@@ -870,7 +870,8 @@ impl Session {
                     o.attempts += 1;
                     let delay = retry_ms
                         .unwrap_or(policy.initial_delay_ms)
-                        .min(policy.max_delay_ms);
+                        .min(policy.max_delay_ms)
+                        .max(super::MIN_RECONNECT_DELAY_MS);
                     o.wake_at = Some(now + delay);
                 }
                 // 2026 (and a 2025 stream without event ids, which cannot be resumed): a broken
