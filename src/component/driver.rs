@@ -32,6 +32,9 @@ pub const MAX_QUEUED_NOTIFICATIONS: usize = 256;
 /// Most waits of one `read_for` (each ends with something read or the deadline).
 const MAX_READ_ROUNDS: usize = 100_000;
 
+/// Most chunks read from one exchange before the driver looks at its timers again.
+const MAX_DRAIN_STEPS: usize = 64;
+
 /// Most progress events kept per operation (a server may send any number).
 pub const MAX_PROGRESS_EVENTS: usize = 1024;
 
@@ -344,10 +347,12 @@ impl Driver {
         self.notifications.push_back(event);
     }
 
-    /// Feeds everything an exchange has ready, chunk by chunk, pumping after each so that
-    /// progress is stamped when its bytes arrived.
+    /// Feeds what an exchange has ready, chunk by chunk, pumping after each so that progress is
+    /// stamped when its bytes arrived; at most [`MAX_DRAIN_STEPS`] chunks, so that a server that
+    /// writes faster than the client reads cannot keep the timers from firing (the next wait
+    /// fires them, then finds the exchange still ready).
     fn drain_exchange(&mut self, id: ExchangeId) {
-        loop {
+        for _ in 0..MAX_DRAIN_STEPS {
             let Some(ex) = self.exchanges.get_mut(&id) else {
                 return;
             };
