@@ -99,7 +99,7 @@ impl DriverEvent {
                 json!({"type": "toolCount", "server": server, "count": count})
             }
             // {type: "toolChanged", name, server, tool, pinned, current} | {type: "toolRejected",
-            // server, error} | {type: "toolsChanged"}
+            // code, error, server} | {type: "toolsChanged"}
             DriverEvent::Tool(t) => serde_json::to_value(t).unwrap_or(Value::Null),
             DriverEvent::ListChanged {
                 server,
