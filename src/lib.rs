@@ -26,20 +26,24 @@
     not(all(target_os = "wasi", feature = "component")),
     forbid(unsafe_code)
 )]
-// The component's wit-bindgen export glue is `unsafe` (canonical ABI entry points); it alone is
-// allowed, in `component::bindings`. Everything else stays free of `unsafe`.
+// The component's wit-bindgen glue is `unsafe` (canonical ABI entry points); it alone is
+// allowed, in `bindings`. Everything else stays free of `unsafe`.
 #![cfg_attr(all(target_os = "wasi", feature = "component"), deny(unsafe_code))]
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod api;
+#[cfg(all(target_os = "wasi", feature = "component"))]
+mod bindings;
 #[cfg(feature = "pool")]
 pub mod pool;
 pub mod proto;
+pub mod runtime;
 #[cfg(feature = "validate")]
 pub mod schema;
-#[cfg(any(feature = "pool", feature = "validate"))]
+#[cfg(feature = "pool")]
 pub mod tools;
 pub mod transport;
+pub mod util;
 
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod client;

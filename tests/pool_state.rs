@@ -10,7 +10,7 @@ use mcp_edge::pool::state::{
 };
 use mcp_edge::pool::{Policy, PoolError, Rule};
 use mcp_edge::proto::session::{Era, ProtocolError};
-use mcp_edge::tools::hash::splitmix64;
+use mcp_edge::util::hash::splitmix64;
 use serde_json::{json, Map, Value};
 
 fn config(servers: Value) -> PoolConfig {

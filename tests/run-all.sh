@@ -102,6 +102,8 @@ stage_test_native() {
     cargo test --all-targets
     # Doc tests are not part of --all-targets.
     cargo test --doc
+    # The layering rules of docs/architecture.md against every `use crate::…` in src/.
+    cargo test -p mcp-edge-layering
 }
 
 # `cargo doc` with warnings as errors, natively and for wasm32 (where the Rust API lives; its

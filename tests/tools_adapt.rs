@@ -8,6 +8,7 @@ use mcp_edge::tools::adapt::{
     adapt_tool, base64_decoded_len, estimate_tokens, flatten_result, provenance_note,
     truncate_chars, AdaptOptions, Category, FlatResult, Hints,
 };
+use mcp_edge::tools::ToolError;
 use serde_json::json;
 
 #[test]
@@ -136,7 +137,7 @@ fn invalid_tools_are_typed_errors() {
     .unwrap_err();
     assert_eq!(
         err,
-        PoolError::InvalidTool {
+        ToolError::InvalidTool {
             server: "srv".into(),
             tool: "t".into(),
             reason: "\"inputSchema\" is not an object".into()

@@ -3,8 +3,8 @@
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-use mcp_edge::tools::hash::{fnv1a32, fnv1a64, hex, sha256};
 use mcp_edge::tools::naming::{base_name, normalize_part, NameMap, MAX_NAME_LEN};
+use mcp_edge::util::hash::{fnv1a32, fnv1a64, hex, sha256};
 
 fn valid(name: &str) -> bool {
     !name.is_empty()

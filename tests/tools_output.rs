@@ -3,7 +3,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use mcp_edge::proto::session::ProtocolError;
-use mcp_edge::tools::output::OutputSchemas;
+use mcp_edge::schema::output::OutputSchemas;
 use serde_json::json;
 
 fn schemas() -> (OutputSchemas, usize) {

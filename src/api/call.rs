@@ -9,10 +9,10 @@ use serde_json::{json, Value};
 
 use super::cancel::CancelToken;
 use super::stream::{progress_channel, ProgressStream};
-use super::types::Progress;
 use crate::client::{Client, Pending, ProgressFn};
+use crate::proto::session::Progress;
 use crate::proto::session::{ProtocolError, RequestOptions};
-use crate::transport::LocalFuture;
+use crate::runtime::LocalFuture;
 
 /// Options of one request: where its progress goes, what cancels it, how long it may be idle.
 #[derive(Default)]

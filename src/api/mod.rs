@@ -98,9 +98,12 @@ pub use options::ConnectOptions;
 pub use pool::{McpPool, McpPoolOptions};
 pub use stream::{Notifications, ProgressStream, MAX_QUEUED_PROGRESS};
 pub use types::{
-    CallToolResult, GetPromptResult, Notification, Progress, Prompt, ReadResourceResult, Resource,
+    CallToolResult, GetPromptResult, Notification, Prompt, ReadResourceResult, Resource,
     ResourceTemplate, Tool,
 };
+
+/// One progress notification of a request: the session's own type.
+pub use crate::proto::session::Progress;
 
 /// The error of every client operation: the session layer's error, with the stable codes the JS
 /// surface exposes ([`Error::code`]).

@@ -1,7 +1,7 @@
 //! [`ConnectOptions`]: how one client connects, and the per-origin era cache.
 
 use crate::proto::uri::origin_or_whole;
-use crate::proto::vec_map::VecMap;
+use crate::util::vec_map::VecMap;
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
@@ -13,7 +13,7 @@ use crate::client::{AuthHost, ClientOptions, Traffic};
 use crate::proto::auth::AuthConfig;
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{Era, ProtocolChoice, ProtocolError, SessionConfig};
-use crate::transport::OutboundGate;
+use crate::runtime::OutboundGate;
 
 thread_local! {
     /// The era detected per origin (MCP 2026-07-28 `basic/versioning`: "Clients SHOULD cache the
@@ -281,7 +281,7 @@ impl ConnectOptions {
             cfg.max_total_timeout_ms = Some(t);
         }
         let mut headers = self.headers.clone();
-        crate::proto::order::sort_by_str(&mut headers, |h| &h.0);
+        crate::util::order::sort_by_str(&mut headers, |h| &h.0);
         cfg.headers = headers;
         if let Some(info) = &self.client_info {
             cfg.client_info = info.clone();

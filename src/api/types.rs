@@ -5,7 +5,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::proto::session::{Event, ProtocolError, ServerInfo};
+use crate::proto::session::{Event, Progress, ProtocolError, ServerInfo};
 
 fn empty_object() -> Value {
     Value::Object(Map::new())
@@ -151,17 +151,6 @@ pub struct GetPromptResult {
     /// Every other member.
     #[serde(flatten)]
     pub other: Map<String, Value>,
-}
-
-/// One progress notification of a request (MCP `basic/utilities/progress`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Progress {
-    /// Progress so far (increases with every notification).
-    pub progress: f64,
-    /// The total, when the server knows it.
-    pub total: Option<f64>,
-    /// A message, when the server sent one.
-    pub message: Option<String>,
 }
 
 /// What [`super::McpClient::notifications`] yields.

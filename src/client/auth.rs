@@ -146,7 +146,7 @@ impl AuthHost {
         let iat = (js_sys::Date::now() / 1000.0) as u64;
         let jti = || {
             self.random_bytes(16)
-                .map(|b| jose::hex(&b))
+                .map(|b| crate::util::hash::hex(&b))
                 .map_err(AuthError::Signing)
         };
         for proof in jose::take_proofs(req, iat, jti)? {

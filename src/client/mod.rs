@@ -17,7 +17,7 @@ pub(crate) mod timer;
 
 pub use auth::{auth_host, AuthHost};
 
-use crate::proto::vec_map::VecMap;
+use crate::util::vec_map::VecMap;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::future::Future;
@@ -34,9 +34,9 @@ use crate::proto::session::{
     Event, ExchangeId, InputId, ListKind, OpId, ProtocolError, RequestOptions, ServerInfo, Session,
     SessionConfig, SessionSnapshot, TransportFailure,
 };
+use crate::runtime::OutboundGate;
 use crate::transport::fetch::{AbortHandle, FetchTransport};
 use crate::transport::timer::now_ms;
-use crate::transport::OutboundGate;
 use crate::transport::TransportError;
 
 /// Most notifications kept for a reader that does not drain them. Beyond it the oldest go first,
@@ -54,7 +54,7 @@ const SLICE: usize = 1024;
 
 /// A progress callback. It borrows the notification: the message (up to an event's size) is
 /// not copied for it, and moves on into the notification queue afterwards.
-pub type ProgressFn = Rc<dyn Fn(&crate::api::Progress)>;
+pub type ProgressFn = Rc<dyn Fn(&crate::proto::session::Progress)>;
 
 /// The future an input handler returns.
 pub type InputFuture = Pin<Box<dyn Future<Output = Result<Value, ErrorObject>>>>;
@@ -151,7 +151,7 @@ struct State {
     feeding: Option<(ExchangeId, bool)>,
     /// The output schemas of the listed tools (feature `validate`).
     #[cfg(feature = "validate")]
-    outputs: Option<crate::tools::output::OutputSchemas>,
+    outputs: Option<crate::schema::output::OutputSchemas>,
 }
 
 struct Inner {
@@ -295,7 +295,7 @@ fn dispatch(inner: &Rc<Inner>, event: Event) {
             total,
             message,
         } => {
-            let p = crate::api::Progress {
+            let p = crate::proto::session::Progress {
                 progress,
                 total,
                 message,

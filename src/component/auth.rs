@@ -13,8 +13,8 @@
 use std::cell::RefCell;
 
 use super::exports::client::{AuthGrant, AuthOptions};
-use super::wasi_imports::clocks::wall_clock;
-use super::wasi_imports::random::random;
+use crate::bindings::wasi::clocks::wall_clock;
+use crate::bindings::wasi::random::random;
 use crate::proto::auth::{
     jose, AuthConfig, AuthError, AuthEvent, Grant, Interaction, KeyRole, Secret, StaticClient,
 };
@@ -181,7 +181,7 @@ impl AuthHost {
     /// a fresh random `jti` (RFC 9449 § 4.2, RFC 7523 § 3).
     pub fn sign_proofs(&mut self, req: &mut HttpRequest) -> Result<(), AuthError> {
         let iat = unix_ms() / 1000;
-        let jti = || Ok::<_, AuthError>(jose::hex(&random_bytes(16)));
+        let jti = || Ok::<_, AuthError>(crate::util::hash::hex(&random_bytes(16)));
         for proof in jose::take_proofs(req, iat, jti)? {
             let signature = self.key(proof.key())?.sign(proof.signing_input());
             proof.finish(req, &signature);

@@ -20,8 +20,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use serde_json::Value;
 
 use super::auth::AuthHost;
-use super::wasi_imports::clocks::monotonic_clock;
-use super::wasi_imports::io::poll;
+use crate::bindings::wasi::clocks::monotonic_clock;
+use crate::bindings::wasi::io::poll;
 use crate::proto::session::{Event, ExchangeId, OpId, ProtocolError, Session, TransportFailure};
 use crate::transport::wasi::{Step, WasiExchange};
 use crate::transport::TransportError;

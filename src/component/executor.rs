@@ -22,9 +22,9 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
 use super::driver::{wait_all, Driver, Outcome, StartFn};
-use super::wasi_imports::clocks::monotonic_clock;
+use crate::bindings::wasi::clocks::monotonic_clock;
 use crate::proto::session::OpId;
-use crate::transport::LocalFuture;
+use crate::runtime::LocalFuture;
 
 /// Most polling passes without a wait in between: a future that wakes itself forever would
 /// otherwise hold the export call.

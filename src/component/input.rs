@@ -14,7 +14,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::bindings::mcp_edge::client::host_input::{self, InputKind, InputRequest};
+use crate::bindings::mcp_edge::client::host_input::{self, InputKind, InputRequest};
 use crate::proto::jsonrpc::{codes, ErrorObject};
 
 /// The capability key and method of each kind (MCP 2025-11-25 / 2026-07-28 `client/*`).

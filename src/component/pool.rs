@@ -27,19 +27,20 @@ use super::exports::client::Error;
 use super::exports::pool::{
     ExportFormat as WitFormat, Guest, GuestPool, InstructionsDelta, PoolCallOptions, PoolOptions,
 };
-use super::{convert, parse_object, seed, wasi_imports::clocks::monotonic_clock, Component};
+use super::{convert, parse_object, seed, Component};
+use crate::bindings::wasi::clocks::monotonic_clock;
 use crate::pool::driver::{
     ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost, PoolSetup,
     ServerTarget,
 };
 use crate::pool::{OutboundGate, Policy, PoolError, Vars};
 use crate::proto::auth::AuthConfig;
-use crate::proto::jsonrpc::json_text;
 use crate::proto::session::{
     Event, ListKind, ProtocolError, RequestOptions, ServerInfo, Session, SessionConfig,
 };
-use crate::tools::output::OutputSchemas;
+use crate::schema::output::OutputSchemas;
 use crate::tools::ExportFormat;
+use crate::util::json::json_text;
 
 /// Most pool events kept until the host takes them; the oldest go first.
 pub const MAX_QUEUED_EVENTS: usize = 256;

@@ -1,7 +1,7 @@
 //! `McpClient`: the JS class over [`crate::client::Client`]. Option parsing and JS conversions
 //! live here; connecting, calling and input dispatch are the Rust API's ([`crate::api`]).
 
-use crate::proto::vec_map::VecMap;
+use crate::util::vec_map::VecMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -11,14 +11,14 @@ use crate::proto::session::ProtocolError;
 pub fn promise(
     f: impl std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
 ) -> js_sys::Promise {
-    let f: crate::transport::LocalFuture<Result<JsValue, JsValue>> = Box::pin(f);
+    let f: crate::runtime::LocalFuture<Result<JsValue, JsValue>> = Box::pin(f);
     wasm_bindgen_futures::future_to_promise(f)
 }
 
 /// JSON value -> plain JS value (through `JSON.parse`: objects, not `Map`s, and no generic
 /// serializer code in the module).
 pub fn to_js(v: &Value) -> JsValue {
-    js_sys::JSON::parse(&crate::proto::jsonrpc::json_text(v)).unwrap_or(JsValue::NULL)
+    js_sys::JSON::parse(&crate::util::json::json_text(v)).unwrap_or(JsValue::NULL)
 }
 
 /// JS value -> JSON value (`undefined` -> `null`), through `JSON.stringify`.

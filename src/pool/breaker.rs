@@ -12,7 +12,7 @@
 //! What counts as a failure is the caller's decision; the intended rule is transport and
 //! protocol errors and timeouts, not `isError` results (those usually mean the model passed bad
 //! arguments, not that the server is unhealthy).
-use crate::proto::vec_map::VecMap;
+use crate::util::vec_map::VecMap;
 use std::collections::VecDeque;
 
 use super::error::PoolError;

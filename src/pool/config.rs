@@ -25,7 +25,7 @@
 //! literal. `NAME` is `[A-Za-z_][A-Za-z0-9_]*`; defaults are literal (no nested expansion). An
 //! undefined variable fails that server only, with an error naming server, field and variable —
 //! never a value.
-use crate::proto::jsonrpc::json_text;
+use crate::util::json::json_text;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -208,7 +208,7 @@ impl PoolConfig {
                 })
             }
         }
-        crate::proto::order::sort_by_str(&mut servers, |s| &s.name);
+        crate::util::order::sort_by_str(&mut servers, |s| &s.name);
         let other = top
             .iter()
             .filter(|(k, _)| k.as_str() != "mcpServers")
@@ -629,7 +629,7 @@ fn parse_server(
                 Some(_) => return Err(field_err(name, "args", "must be an array of strings")),
             };
             let mut env = string_map(name, obj, "env", vars)?;
-            crate::proto::order::sort_by(&mut env, Ord::cmp);
+            crate::util::order::sort_by(&mut env, Ord::cmp);
             Transport::Stdio { command, args, env }
         }
     };

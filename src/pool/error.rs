@@ -1,8 +1,9 @@
-//! The pool layer's error enum (pool and tool adapters share it: one layer, one enum).
+//! The pool layer's error enum (the tool adapters' own errors arrive as [`PoolError::Tool`]).
 
 use std::fmt;
 
 use crate::proto::session::ProtocolError;
+use crate::tools::ToolError;
 
 /// Errors of the multi-server pool and its tool adapters. Clonable and comparable; carries no
 /// runtime types. Texts name servers, fields and variables, never a configured value (values may
@@ -76,23 +77,8 @@ pub enum PoolError {
     Protocol(ProtocolError),
     /// No server of that name is configured.
     UnknownServer(String),
-    /// No tool of that (namespaced) name is known.
-    UnknownTool(String),
-    /// The tool definition is unusable (no name, schema not an object, ...).
-    InvalidTool {
-        /// The server.
-        server: String,
-        /// The tool name as the server sent it (or `?`).
-        tool: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The tool's description or schema changed since it was pinned; it is held back until the
-    /// host accepts the change.
-    ToolChanged {
-        /// The namespaced tool name.
-        name: String,
-    },
+    /// A tool adapter refused: an unknown or held-back tool, an unusable definition.
+    Tool(ToolError),
     /// The tool's circuit breaker is open.
     CircuitOpen {
         /// The namespaced tool name.
@@ -119,9 +105,7 @@ impl PoolError {
             PoolError::ConnectTimeout { .. } => "TIMEOUT",
             PoolError::Protocol(e) => e.code(),
             PoolError::UnknownServer(_) => "UNKNOWN_SERVER",
-            PoolError::UnknownTool(_) => "UNKNOWN_TOOL",
-            PoolError::InvalidTool { .. } => "INVALID_TOOL",
-            PoolError::ToolChanged { .. } => "TOOL_CHANGED",
+            PoolError::Tool(e) => e.code(),
             PoolError::CircuitOpen { .. } => "CIRCUIT_OPEN",
             PoolError::InvalidOption(_) => "INVALID_OPTION",
         }
@@ -190,16 +174,7 @@ impl fmt::Display for PoolError {
             }
             PoolError::Protocol(e) => write!(f, "{e}"),
             PoolError::UnknownServer(s) => write!(f, "unknown server {s:?}"),
-            PoolError::UnknownTool(t) => write!(f, "unknown tool {t:?}"),
-            PoolError::InvalidTool {
-                server,
-                tool,
-                reason,
-            } => write!(f, "server {server:?}: tool {tool:?} is unusable: {reason}"),
-            PoolError::ToolChanged { name } => write!(
-                f,
-                "tool {name:?} changed its description or schema since it was approved; it is held back until accepted"
-            ),
+            PoolError::Tool(e) => write!(f, "{e}"),
             PoolError::CircuitOpen { name, retry_at } => write!(
                 f,
                 "tool {name:?} is failing too often; calls are paused until t={retry_at} ms"
@@ -210,6 +185,12 @@ impl fmt::Display for PoolError {
 }
 
 impl std::error::Error for PoolError {}
+
+impl From<ToolError> for PoolError {
+    fn from(e: ToolError) -> Self {
+        PoolError::Tool(e)
+    }
+}
 
 impl From<ProtocolError> for PoolError {
     fn from(e: ProtocolError) -> Self {

@@ -12,7 +12,7 @@ pub mod error;
 pub mod policy;
 pub mod state;
 
-pub use crate::transport::gate::{OutboundGate, Permit, EDGE_MAX_OUTBOUND};
+pub use crate::runtime::{OutboundGate, Permit, EDGE_MAX_OUTBOUND};
 pub use breaker::{Breaker, BreakerConfig, BreakerSet, BreakerState};
 pub use config::{PoolConfig, ServerConfig, ServerEntry, Transport, Vars};
 pub use driver::{CallOutcome, DriverEvent, DriverOptions, PoolDriver};

@@ -28,7 +28,7 @@
 //! a connection stays up for `stable_after_ms`. A streak longer than `max_retries`, or more than
 //! `max_total_retries` retries over the pool's life, stops retrying (the server stays `failed`
 //! until [`PoolCore::reconnect`]). 401/403 moves the server to `needs-auth` and is not retried.
-use crate::proto::vec_map::VecMap;
+use crate::util::vec_map::VecMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -36,7 +36,7 @@ use super::config::{PoolConfig, ProjectEntry, ServerConfig, Transport};
 use super::error::PoolError;
 use super::policy::Policy;
 use crate::proto::session::{Era, ProtocolError};
-use crate::tools::hash::{fnv1a64, splitmix64};
+use crate::util::hash::{fnv1a64, splitmix64};
 
 /// The state of one server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

@@ -141,7 +141,7 @@ impl ParamHeader {
         let kind = v.get("kind")?.as_str()?;
         Some(ParamHeader {
             name: v.get("name")?.as_str()?.to_string(),
-            path: crate::proto::read::string_list(v.get("path"))?,
+            path: crate::util::read::string_list(v.get("path"))?,
             kind: [ParamType::String, ParamType::Integer, ParamType::Boolean]
                 .into_iter()
                 .find(|t| t.as_str() == kind)?,

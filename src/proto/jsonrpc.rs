@@ -9,13 +9,7 @@
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// `v` as compact JSON text. The crate's one way to write JSON: `Value`'s `Display` would link a
-/// second copy of the writer (through `fmt`, plus the pretty printer for `{:#}`) and write
-/// through the formatter piece by piece.
-pub fn json_text(v: &Value) -> String {
-    // Writing a `Value` cannot fail: its map keys are strings.
-    serde_json::to_string(v).unwrap_or_default()
-}
+use crate::util::json::json_text;
 
 /// A JSON-RPC request id. MCP forbids `null` ids on requests.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -53,6 +53,7 @@
 mod compile;
 mod error;
 mod node;
+pub mod output;
 mod pointer;
 mod regex;
 mod uri;

@@ -207,7 +207,7 @@ pub(crate) fn canonical(v: &Value, out: &mut String, depth: usize) -> bool {
         }
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
-            crate::proto::order::sort_by_str(&mut keys, |k| k);
+            crate::util::order::sort_by_str(&mut keys, |k| k);
             out.push('{');
             for k in keys {
                 let _ = write!(out, "{}:{k}=", k.len());

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::pool::PoolError;
+use super::error::ToolError;
 
 /// What a tool may do, as the user configured it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -225,9 +225,9 @@ pub fn adapt_tool(
     tool: &Value,
     category: Option<Category>,
     opts: &AdaptOptions,
-) -> Result<AdaptedTool, PoolError> {
+) -> Result<AdaptedTool, ToolError> {
     let raw_name = tool.get("name").and_then(Value::as_str);
-    let invalid = |reason: &str| PoolError::InvalidTool {
+    let invalid = |reason: &str| ToolError::InvalidTool {
         server: server.to_string(),
         tool: raw_name.unwrap_or("?").to_string(),
         reason: reason.to_string(),
@@ -393,7 +393,7 @@ pub fn flatten_result(result: &Value, opts: &AdaptOptions) -> FlatResult {
     let mut parts: Vec<String> = blocks.iter().map(flatten_block).collect();
     if !has_text {
         if let Some(sc) = result.get("structuredContent") {
-            parts.push(crate::proto::jsonrpc::json_text(sc));
+            parts.push(crate::util::json::json_text(sc));
         }
     }
     let text = parts.join("\n\n");

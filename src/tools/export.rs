@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 use super::adapt::{estimate_tokens, truncate_chars, AdaptedTool};
-use super::hash::{fnv1a64, hex};
+use crate::util::hash::{fnv1a64, hex};
 
 /// `_meta` key the `mcp` export adds to say where a tool came from.
 pub const META_ORIGIN: &str = "mcp-edge/origin";
@@ -112,7 +112,7 @@ pub fn export_tools<'a>(
     format: ExportFormat,
 ) -> Vec<Value> {
     let mut v: Vec<&AdaptedTool> = tools.into_iter().collect();
-    crate::proto::order::sort_by(&mut v, |a, b| {
+    crate::util::order::sort_by(&mut v, |a, b| {
         (&a.server, &a.tool).cmp(&(&b.server, &b.tool))
     });
     v.into_iter().map(|t| export_tool(t, format)).collect()
@@ -129,7 +129,7 @@ pub fn token_estimates<'a>(
     for t in tools {
         text.entry(t.server.clone())
             .or_default()
-            .push_str(&crate::proto::jsonrpc::json_text(&export_tool(t, format)));
+            .push_str(&crate::util::json::json_text(&export_tool(t, format)));
     }
     text.into_iter()
         .map(|(s, t)| (s, estimate_tokens(&t)))

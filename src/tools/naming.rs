@@ -20,7 +20,7 @@
 //! 4. routing uses the reverse map, never parses a name.
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::hash::fnv1a32;
+use crate::util::hash::fnv1a32;
 
 /// The longest name LLM APIs accept.
 pub const MAX_NAME_LEN: usize = 64;
@@ -121,14 +121,14 @@ impl NameMap {
         let mut map = NameMap::default();
         let mut losers = Vec::new();
         for (name, mut members) in groups {
-            crate::proto::order::sort_by(&mut members, Ord::cmp);
+            crate::util::order::sort_by(&mut members, Ord::cmp);
             let mut it = members.into_iter();
             if let Some((_, s, t)) = it.next() {
                 map.insert(name.clone(), s, t);
             }
             losers.extend(it.map(|(_, s, t)| (name.clone(), s, t)));
         }
-        crate::proto::order::sort_by(&mut losers, |a, b| (a.1, a.2).cmp(&(b.1, b.2)));
+        crate::util::order::sort_by(&mut losers, |a, b| (a.1, a.2).cmp(&(b.1, b.2)));
         for (base, s, t) in losers {
             // A few salted hashes; should all be taken (never in practice), a counter suffix:
             // distinct counters give distinct names and only finitely many names are taken, so

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-use super::hash::{hex, sha256};
+use crate::util::hash::{hex, sha256};
 
 /// Where pins live. The in-memory [`MemoryPinStore`] serialises to a plain map a host can
 /// persist (IndexedDB, KV) and restore before connecting.
@@ -46,7 +46,7 @@ impl PinStore for MemoryPinStore {
 
 /// `v` with object keys sorted at every level, serialised compactly.
 pub fn canonical_json(v: &Value) -> String {
-    crate::proto::jsonrpc::json_text(&crate::proto::order::sorted_keys(v))
+    crate::util::json::json_text(&crate::util::order::sorted_keys(v))
 }
 
 /// The fingerprint of a tool object (see the module docs).

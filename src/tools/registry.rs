@@ -8,10 +8,10 @@ use serde_json::Value;
 use std::collections::{BTreeMap, VecDeque};
 
 use super::adapt::{adapt_tool, AdaptOptions, AdaptedTool, AutoApprove, Category};
+use super::error::ToolError;
 use super::export::{export_tools, token_estimates, ExportFormat};
 use super::naming::NameMap;
 use super::pinning::{check_pin, tool_fingerprint, MemoryPinStore, PinCheck, PinStore};
-use crate::pool::PoolError;
 
 /// What the registry reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -35,7 +35,7 @@ pub enum ToolEvent {
     },
     /// A tool definition was unusable and left out (the rest of the server's tools stay).
     ToolRejected {
-        /// The stable code of the error ([`PoolError::code`]: `INVALID_TOOL`).
+        /// The stable code of the error ([`ToolError::code`]: `INVALID_TOOL`).
         code: &'static str,
         /// Why.
         error: String,
@@ -49,7 +49,7 @@ pub enum ToolEvent {
 
 impl ToolEvent {
     /// A [`ToolEvent::ToolRejected`] for `server` from the error that left the tool out.
-    fn rejected(server: &str, e: &PoolError) -> Self {
+    fn rejected(server: &str, e: &ToolError) -> Self {
         ToolEvent::ToolRejected {
             code: e.code(),
             error: e.to_string(),
@@ -144,7 +144,7 @@ impl<S: PinStore> ToolRegistry<S> {
             match adapt_tool(server, "", tool, category, &self.options) {
                 Ok(a) if valid.contains_key(&a.tool) => self.push(ToolEvent::rejected(
                     server,
-                    &PoolError::InvalidTool {
+                    &ToolError::InvalidTool {
                         server: server.into(),
                         tool: a.tool,
                         reason: "the name repeats an earlier tool of this server".into(),
@@ -215,7 +215,7 @@ impl<S: PinStore> ToolRegistry<S> {
     /// `{name, server, tool, title, category, hintedCategory, hints, autoApprove}`.
     pub fn tool_info(&self) -> Vec<Value> {
         let mut v: Vec<&AdaptedTool> = self.adapted.values().collect();
-        crate::proto::order::sort_by(&mut v, |a, b| {
+        crate::util::order::sort_by(&mut v, |a, b| {
             (&a.server, &a.tool).cmp(&(&b.server, &b.tool))
         });
         v.into_iter().map(super::export::trust_of).collect()
@@ -280,13 +280,13 @@ impl<S: PinStore> ToolRegistry<S> {
 
     /// Routes a call: the server and original tool name, or why the tool may not be called now
     /// (`UnknownTool`, or `ToolChanged` while held).
-    pub fn route(&self, name: &str) -> Result<(String, String), PoolError> {
+    pub fn route(&self, name: &str) -> Result<(String, String), ToolError> {
         let (s, t) = self
             .names
             .resolve(name)
-            .ok_or_else(|| PoolError::UnknownTool(name.to_string()))?;
+            .ok_or_else(|| ToolError::UnknownTool(name.to_string()))?;
         if self.held.contains_key(&(s.to_string(), t.to_string())) {
-            return Err(PoolError::ToolChanged {
+            return Err(ToolError::ToolChanged {
                 name: name.to_string(),
             });
         }
@@ -308,12 +308,12 @@ impl<S: PinStore> ToolRegistry<S> {
     }
 
     /// Accepts a held tool's new definition: re-pins it and exports it again.
-    pub fn accept(&mut self, name: &str) -> Result<(), PoolError> {
+    pub fn accept(&mut self, name: &str) -> Result<(), ToolError> {
         let (s, t) = self
             .names
             .resolve(name)
             .map(|(s, t)| (s.to_string(), t.to_string()))
-            .ok_or_else(|| PoolError::UnknownTool(name.to_string()))?;
+            .ok_or_else(|| ToolError::UnknownTool(name.to_string()))?;
         if self.held.remove(&(s.clone(), t.clone())).is_none() {
             return Ok(());
         }

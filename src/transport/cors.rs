@@ -100,7 +100,7 @@ pub fn unsafe_header_names(headers: &[(String, String)]) -> Vec<String> {
     if safelisted_total > SAFELISTED_TOTAL_LIMIT {
         unsafe_names.extend(safelisted);
     }
-    crate::proto::order::sort_by_str(&mut unsafe_names, |n| n);
+    crate::util::order::sort_by_str(&mut unsafe_names, |n| n);
     unsafe_names.dedup();
     unsafe_names
 }

@@ -13,19 +13,13 @@
 //! `ReadableStream` reader and an `AbortController` per request; `timer` gives global-scope
 //! timers, `webcrypto` the ES256 keys of OAuth. In the WASI component (`wasm32-wasip2`, feature
 //! `component`), `wasi` moves the bytes over `wasi:http` and `es256` signs with RustCrypto `p256`.
-//! The error type, the CORS diagnosis and the outbound gate are target-independent and tested natively.
+//! The error type and the CORS diagnosis are target-independent and tested natively.
 
 pub mod cors;
 pub mod error;
-pub mod gate;
 pub mod utf8;
 
 pub use error::TransportError;
-pub use gate::{OutboundGate, Permit, EDGE_MAX_OUTBOUND};
-
-/// A boxed future that need not be `Send`: what the single-threaded wasm hosts (a JS event
-/// loop, the component's `wasi:io/poll` executor) run.
-pub type LocalFuture<T> = std::pin::Pin<Box<dyn std::future::Future<Output = T>>>;
 
 #[cfg(all(target_os = "wasi", feature = "component"))]
 pub mod es256;

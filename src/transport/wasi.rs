@@ -18,13 +18,13 @@
 //! otherwise). Nothing more is read from that response; closing the connection is up to the
 //! host.
 
-use crate::component::wasi_imports::http::outgoing_handler;
-use crate::component::wasi_imports::http::types::{
+use crate::bindings::wasi::http::outgoing_handler;
+use crate::bindings::wasi::http::types::{
     ErrorCode, Fields, FutureIncomingResponse, IncomingBody, IncomingResponse,
     Method as WasiMethod, OutgoingBody, OutgoingRequest, Scheme,
 };
-use crate::component::wasi_imports::io::poll::Pollable;
-use crate::component::wasi_imports::io::streams::{InputStream, StreamError};
+use crate::bindings::wasi::io::poll::Pollable;
+use crate::bindings::wasi::io::streams::{InputStream, StreamError};
 use crate::proto::http::{HttpRequest, Method, ResponseHead};
 
 pub use super::TransportError;

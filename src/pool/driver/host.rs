@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::pool::{OutboundGate, PoolError};
 use crate::proto::session::{ListKind, ProtocolError, ServerInfo, SessionConfig};
 
-pub use crate::transport::LocalFuture;
+pub use crate::runtime::LocalFuture;
 
 /// The target the driver runs on (browser/worker/Node over `fetch`, later a WASI component).
 ///

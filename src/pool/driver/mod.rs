@@ -26,7 +26,7 @@ pub mod host;
 mod setup;
 mod timer;
 
-use crate::proto::vec_map::VecMap;
+use crate::util::vec_map::VecMap;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::future::Future;
@@ -894,7 +894,7 @@ impl<H: PoolHost> PoolDriver<H> {
             self.sync_tool_counts();
             pump(&self.inner);
         }
-        r
+        r.map_err(PoolError::from)
     }
 
     /// Brings every connected server's tool count in line with the registry.

@@ -149,7 +149,7 @@ impl AuthConfig {
     pub fn from_json(v: &serde_json::Value) -> Result<Self, super::AuthError> {
         use serde_json::Value;
         let bad = |m: String| super::AuthError::InvalidConfig(m);
-        let s = crate::proto::read::string;
+        let s = crate::util::read::string;
         let b = |k: &str| v.get(k).and_then(Value::as_bool);
         let grant = match v.get("grant").and_then(Value::as_str) {
             None | Some("authorization_code") => Grant::AuthorizationCode {

@@ -44,7 +44,7 @@ use super::scope;
 use super::secret::{constant_time_eq, Secret};
 use super::uri::{self, Form};
 use crate::proto::http::{HttpRequest, Method, RequestExtras};
-use crate::proto::write::ObjectText;
+use crate::util::write::ObjectText;
 
 /// Identifies one request of the authorizer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -324,8 +324,8 @@ fn grant(grant_type: &str) -> Form {
 
 fn oauth_error(body: &Value) -> (Option<String>, Option<String>) {
     (
-        crate::proto::read::string(body, "error"),
-        crate::proto::read::string(body, "error_description"),
+        crate::util::read::string(body, "error"),
+        crate::util::read::string(body, "error_description"),
     )
 }
 
@@ -1714,7 +1714,7 @@ impl Authorizer {
                     .flatten()
             });
         let granted =
-            crate::proto::read::string(&doc, "scope").or_else(|| self.requested_scope.clone());
+            crate::util::read::string(&doc, "scope").or_else(|| self.requested_scope.clone());
         let rec = TokenRecord {
             issuer: self.issuer.clone().unwrap_or_default(),
             resource: self.resource.clone(),
@@ -1781,5 +1781,5 @@ impl Flow {
 /// The public handle a pending request is stored under: derived from `state` so the callback
 /// finds it, without putting the `state` itself into a storage key.
 pub fn pending_handle(state: &Secret) -> String {
-    jose::b64url(&jose::sha256(state.expose().as_bytes())[..12])
+    jose::b64url(&crate::util::hash::sha256(state.expose().as_bytes())[..12])
 }

@@ -10,11 +10,11 @@
 
 use base64ct::{Base64UrlUnpadded, Encoding};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use super::secret::Secret;
 use super::uri;
-use crate::proto::jsonrpc::json_text;
+use crate::util::hash::sha256;
+use crate::util::json::json_text;
 
 /// base64url without padding (RFC 4648 § 5).
 pub fn b64url(bytes: &[u8]) -> String {
@@ -30,11 +30,6 @@ pub fn b64(bytes: &[u8]) -> String {
         s.push('=');
     }
     s
-}
-
-/// SHA-256 of `bytes`.
-pub fn sha256(bytes: &[u8]) -> [u8; 32] {
-    Sha256::digest(bytes).into()
 }
 
 /// A PKCE code verifier from 32 random bytes: 43 characters of the unreserved set (RFC 7636
@@ -284,17 +279,6 @@ pub fn assemble(signing_input: &str, signature: &[u8]) -> Secret {
     Secret::new(format!("{signing_input}.{}", b64url(signature)))
 }
 
-/// A hex string of `bytes` (used for `jti` values from host randomness).
-pub fn hex(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(HEX[usize::from(b >> 4)] as char);
-        s.push(HEX[usize::from(b & 15)] as char);
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,6 +405,5 @@ mod tests {
             req.body.as_deref(),
             Some("grant_type=client_credentials&client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3Aclient-assertion-type%3Ajwt-bearer&client_assertion=h.c.s")
         );
-        assert_eq!(hex(&[0, 255, 16]), "00ff10");
     }
 }

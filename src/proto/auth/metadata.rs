@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-use crate::proto::read::{string, strings};
-use crate::proto::write::ObjectText;
+use crate::util::read::{string, strings};
+use crate::util::write::ObjectText;
 
 use super::uri;
 

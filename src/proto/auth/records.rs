@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::metadata::{ClientAuthMethod, ServerMetadata};
 use super::secret::Secret;
-use crate::proto::write::ObjectText;
+use crate::util::write::ObjectText;
 
 /// Storage keys.
 pub mod keys {
@@ -44,7 +44,7 @@ pub trait Record: Sized {
     fn from_json(v: &Value) -> Option<Self>;
 }
 
-use crate::proto::read::string as s;
+use crate::util::read::string as s;
 
 fn secret(v: &Value, k: &str) -> Option<Secret> {
     s(v, k).map(Secret::new)

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::secret::REDACTED;
 use super::uri;
-use crate::proto::jsonrpc::json_text;
+use crate::util::json::json_text;
 
 /// Header names whose values are credentials (lowercase).
 pub const SECRET_HEADERS: [&str; 6] = [

@@ -3,8 +3,8 @@
 //! The key is the method plus every result-affecting param (the cursor included; `_meta` excluded).
 //! Requests carrying `inputResponses` or `requestState` are never cached.
 
-use crate::proto::jsonrpc::json_text;
-use crate::proto::vec_map::VecMap;
+use crate::util::json::json_text;
+use crate::util::vec_map::VecMap;
 use serde_json::{Map, Value};
 
 /// Methods whose results may be cached.
@@ -47,9 +47,9 @@ pub fn key(method: &str, params: &Map<String, Value>) -> Option<String> {
     }
     let mut canonical = Map::new();
     let mut names: Vec<&String> = params.keys().filter(|k| *k != "_meta").collect();
-    crate::proto::order::sort_by_str(&mut names, |k| k);
+    crate::util::order::sort_by_str(&mut names, |k| k);
     for k in names {
-        canonical.insert(k.clone(), crate::proto::order::sorted_keys(&params[k]));
+        canonical.insert(k.clone(), crate::util::order::sorted_keys(&params[k]));
     }
     Some(format!(
         "{method}\u{0}{}",
@@ -141,7 +141,7 @@ impl ResultCache {
             .filter(|(_, e)| e.expires_at > now)
             .map(|(k, e)| (k.clone(), e.value.clone(), e.expires_at - now, e.private))
             .collect();
-        crate::proto::order::sort_by_str(&mut out, |e| &e.0);
+        crate::util::order::sort_by_str(&mut out, |e| &e.0);
         out
     }
 

@@ -158,7 +158,7 @@ impl Session {
                         // link `core`'s float printer (15 KB of wasm) for this one message.
                         message: format!(
                             "ignored non-increasing progress {}",
-                            crate::proto::jsonrpc::json_text(&params["progress"])
+                            crate::util::json::json_text(&params["progress"])
                         ),
                     });
                     return;

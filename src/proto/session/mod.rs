@@ -37,7 +37,7 @@ pub use error::ProtocolError;
 pub use snapshot::{SessionSnapshot, SNAPSHOT_VERSION};
 pub use types::*;
 
-use crate::proto::vec_map::VecMap;
+use crate::util::vec_map::VecMap;
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet, VecDeque};
 

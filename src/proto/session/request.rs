@@ -1,6 +1,6 @@
 //! Requests, paged lists, subscriptions, MRTR rounds, cancellation: the flows every era shares.
 
-use crate::proto::vec_map::VecMap;
+use crate::util::vec_map::VecMap;
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::{Era, GetStream, Phase, ProtocolError, ServerInfo, Session, SessionConfig};
 use crate::proto::headers::ParamHeader;
-use crate::proto::order::sort_by_str;
-use crate::proto::read::{opt_string, string, string_list};
+use crate::util::order::sort_by_str;
+use crate::util::read::{opt_string, string, string_list};
 
 /// Snapshot format version; a snapshot of another version is refused.
 pub const SNAPSHOT_VERSION: u32 = 1;

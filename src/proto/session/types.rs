@@ -312,11 +312,11 @@ impl ServerInfo {
     pub fn from_json(v: &Value) -> Option<ServerInfo> {
         Some(ServerInfo {
             era: Era::parse(v.get("era")?.as_str()?)?,
-            protocol_version: crate::proto::read::string(v, "protocolVersion")?,
+            protocol_version: crate::util::read::string(v, "protocolVersion")?,
             server_info: v.get("serverInfo").filter(|x| !x.is_null()).cloned(),
             capabilities: v.get("capabilities")?.clone(),
-            instructions: crate::proto::read::opt_string(v, "instructions")?,
-            supported_versions: crate::proto::read::string_list(v.get("supportedVersions"))?,
+            instructions: crate::util::read::opt_string(v, "instructions")?,
+            supported_versions: crate::util::read::string_list(v.get("supportedVersions"))?,
         })
     }
 }
@@ -354,6 +354,17 @@ pub enum TransportFailure {
     Cors(String),
     /// The body broke off after the head arrived.
     BodyInterrupted(String),
+}
+
+/// One progress notification of a request (MCP `basic/utilities/progress`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// Progress so far (increases with every notification).
+    pub progress: f64,
+    /// The total, when the server knows it.
+    pub total: Option<f64>,
+    /// A message, when the server sent one.
+    pub message: Option<String>,
 }
 
 /// What the session reports.

@@ -1,4 +1,5 @@
-//! Small hashes: FNV-1a (name suffixes, jitter seeds) and SHA-256 (tool pins, from `sha2`).
+//! Small hashes: FNV-1a (name suffixes, jitter seeds), SplitMix64 (jitter) and SHA-256 (OAuth's
+//! PKCE, DPoP and thumbprints, tool pins; from `sha2`).
 //!
 //! FNV-1a is stable across platforms and releases but trivially forgeable, so it only shortens
 //! names. Pins use SHA-256 (FIPS 180-4) because a server that wants to swap a tool's description
@@ -34,8 +35,27 @@ pub fn splitmix64(seed: u64) -> u64 {
 }
 
 /// SHA-256 (FIPS 180-4) of `bytes`, from the RustCrypto `sha2` crate (no hand-written
-/// cryptography).
-pub use crate::proto::auth::jose::sha256;
+/// cryptography): PKCE S256, DPoP `ath`, JWK thumbprints and tool pins.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).into()
+}
 
-/// Lower-case hexadecimal of `bytes`.
-pub use crate::proto::auth::jose::hex;
+/// Lower-case hexadecimal of `bytes` (tool pins, `jti` values from host randomness).
+pub fn hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(HEX[usize::from(b >> 4)] as char);
+        s.push(HEX[usize::from(b & 15)] as char);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hex_is_lower_case_two_digits_per_byte() {
+        assert_eq!(super::hex(&[0, 255, 16]), "00ff10");
+    }
+}

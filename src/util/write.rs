@@ -86,7 +86,7 @@ impl ObjectText {
 /// `serde_json::to_string(s)` adds one (+99 B gzip on the client build, measured); records are
 /// written a few times per sign-in, so the copy costs nothing that matters.
 fn push_string(out: &mut String, s: &str) {
-    out.push_str(&super::jsonrpc::json_text(&Value::from(s)));
+    out.push_str(&super::json::json_text(&Value::from(s)));
 }
 
 #[cfg(test)]
