@@ -7,7 +7,7 @@
 #   FUZZ_SECONDS=120 bash tests/run-all.sh fuzz
 #
 # Works on a fresh Debian 12 machine with rustup (stable), Node 20 and Python 3 (the `install` stage
-# brings the rest, see tests/tools/install.sh) and is fast on a warm one (installs are skipped when
+# brings the rest, see scripts/install.sh) and is fast on a warm one (installs are skipped when
 # the exact version is present; cargo builds are incremental).
 #
 # Adding a stage: write a `stage_<name>` function below and add <name> to STAGES. A stage fails by
@@ -60,7 +60,7 @@ check_passed() { echo "check passed: $*"; }
 # ---- stages --------------------------------------------------------------------------------------
 
 stage_install() {
-    bash tests/tools/install.sh
+    bash scripts/install.sh
     rustc --version
     node --version
     check_passed "toolchain installed"

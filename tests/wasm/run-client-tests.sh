@@ -30,7 +30,7 @@ status=0
 # The README's runnable example, against the same servers, on pkg/nodejs (built here when the
 # package stage has not built it from these sources).
 echo "== tests/demo/pool-example.mjs"
-if tests/tools/build-nodejs-pkg.sh >/dev/null \
+if scripts/build-nodejs-pkg.sh >/dev/null \
   && EVERYTHING_URL="$EVERYTHING_URL" PY2026_URL="$PY2026_URL" node tests/demo/pool-example.mjs; then
   echo "check passed: the README's pool example runs"
 else
