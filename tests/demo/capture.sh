@@ -7,7 +7,8 @@
 #  3. talks MCP to it with curl (2025-era session: initialize, notifications/initialized, tools/list,
 #     tools/call echo, DELETE) and saves each raw response head and body to a capture directory;
 #  4. stops the server, then decodes the capture with `cargo run --example decode_capture`
-#     (proto::http::classify, proto::sse::Decoder, proto::jsonrpc::Message).
+#     (examples/decode_capture.rs: proto::http::classify, proto::sse::Decoder,
+#     proto::jsonrpc::Message).
 #
 #   bash tests/demo/capture.sh [capture-dir]      (default: target/demo-capture)
 set -euo pipefail
