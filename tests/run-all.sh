@@ -155,7 +155,7 @@ stage_transport() {
 
 # McpClient and McpPool end to end against server-everything, the Python 2026/2025 server and the
 # misbehaving fixture, in a Chromium dedicated worker (the page and Node runs are part of
-# wasm_pack), and the README's pool example.
+# wasm_pack), and the pool example (tests/demo/pool-example.mjs).
 stage_client_e2e() {
     bash tests/wasm/run-client-tests.sh worker
 }
