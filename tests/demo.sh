@@ -14,5 +14,5 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
-bash tests/tools/install.sh targets release-toolchain wasm-bindgen wasm-pack binaryen esbuild
+bash scripts/install.sh targets release-toolchain wasm-bindgen wasm-pack binaryen esbuild
 exec bash tests/demo/playground.sh "$@"

@@ -7,7 +7,7 @@
 #   FUZZ_SECONDS=120 bash tests/run-all.sh fuzz
 #
 # Works on a fresh Debian 12 machine with rustup (stable), Node 20 and Python 3 (the `install` stage
-# brings the rest, see tests/tools/install.sh) and is fast on a warm one (installs are skipped when
+# brings the rest, see scripts/install.sh) and is fast on a warm one (installs are skipped when
 # the exact version is present; cargo builds are incremental).
 #
 # Adding a stage: write a `stage_<name>` function below and add <name> to STAGES. A stage fails by
@@ -60,7 +60,7 @@ check_passed() { echo "check passed: $*"; }
 # ---- stages --------------------------------------------------------------------------------------
 
 stage_install() {
-    bash tests/tools/install.sh
+    bash scripts/install.sh
     rustc --version
     node --version
     check_passed "toolchain installed"
@@ -157,7 +157,7 @@ stage_transport() {
 
 # McpClient and McpPool end to end against server-everything, the Python 2026/2025 server and the
 # misbehaving fixture, in a Chromium dedicated worker (the page and Node runs are part of
-# wasm_pack), and the README's pool example.
+# wasm_pack), and the pool example (tests/demo/pool-example.mjs).
 stage_client_e2e() {
     bash tests/wasm/run-client-tests.sh worker
 }

@@ -20,7 +20,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 const MISSING: &str = "fixture URL not compiled in: this suite needs the local test servers, \
                        which the test command starts: run `bash tests/run-all.sh wasm_pack` \
-                       (README, Testing), or tests/servers/fixture/run-transport-tests.sh for \
+                       (docs/testing.md), or tests/servers/fixture/run-transport-tests.sh for \
                        this suite alone (both export MCP_EDGE_FIXTURE_URL, \
                        MCP_EDGE_FIXTURE_NOCORS_URL and MCP_EDGE_FIXTURE_DEAD_URL)";
 

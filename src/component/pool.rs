@@ -250,8 +250,8 @@ impl PoolClient for ComponentClient {
     }
 
     /// Pool members of the component keep no standing stream (work moves only while an export
-    /// runs; see the README's table): this resolves when the session is closed, which ends the
-    /// pool's watcher of a retired client and lets the client go.
+    /// runs; see the table in docs/component.md): this resolves when the session is closed, which
+    /// ends the pool's watcher of a retired client and lets the client go.
     fn listen(&self, _filter: Value) -> LocalFuture<Result<Value, ProtocolError>> {
         let driver = self.driver.clone();
         Box::pin(std::future::poll_fn(move |_| {

@@ -1,7 +1,7 @@
 // The crate's JS, one module for all of it: wasm-bindgen ships it as one snippet file (one
 // request, one gzip stream). Bound in src/js/glue.rs (McpError, progress objects, the stream
 // wrapper, the browser sign-in helpers) and src/client/auth.rs (the authorization host).
-// tests/tools/shrink-package.sh minifies it; tests/tools/oauth-share.sh cuts its sections by the
+// scripts/shrink-package.sh minifies it; scripts/oauth-share.sh cuts its sections by the
 // `// ---- ` markers (keep them).
 
 export class McpError extends Error {

@@ -18,7 +18,7 @@ export type McpErrorCode =
   | "INVALID_TOOL" | "TOOL_CHANGED" | "CIRCUIT_OPEN" | "INVALID_OPTION"
   | AuthErrorCode;
 
-/** Codes of authorization failures and refusals (see the README's "Authorization" section). */
+/** Codes of authorization failures and refusals (see docs/authorization.md). */
 export type AuthErrorCode =
   | "AUTH_DISCOVERY" | "AUTH_RESOURCE_MISMATCH" | "AUTH_METADATA_ISSUER_MISMATCH"
   | "AUTH_METADATA_NOT_FOUND" | "AUTH_PKCE_UNSUPPORTED" | "AUTH_NO_CLIENT_IDENTITY"

@@ -36,7 +36,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$sum" ]; then
   (cd "$here" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2)
   echo "$sum" >"$stamp"
 fi
-[ -x /usr/bin/chromium ] || { echo "run.sh: /usr/bin/chromium missing (bash tests/tools/install.sh apt)" >&2; exit 1; }
+[ -x /usr/bin/chromium ] || { echo "run.sh: /usr/bin/chromium missing (bash scripts/install.sh apt)" >&2; exit 1; }
 
 # 2. The wasm `web` packages, rebuilt when src/, Cargo.toml or Cargo.lock are newer.
 tests/demo/build-web.sh client

@@ -2,7 +2,7 @@
 // the wasm-pack nodejs package, in one Node process, against the same real servers:
 //   PY2026_URL      Python mcp 2.3.0 server (2026-07-28)
 //   EVERYTHING_URL  @modelcontextprotocol/server-everything (2025 era)
-//   MCP_EDGE_NODEJS_PKG  the nodejs package directory (tests/tools/build-nodejs-pkg.sh)
+//   MCP_EDGE_NODEJS_PKG  the nodejs package directory (scripts/build-nodejs-pkg.sh)
 //   WASMTIME_EXPORTS_DIR where the wasmtime host (wasmtime-host/, run first) wrote its pool's tools
 // and the misbehaving fixture (tests/servers/fixture/server.mjs), which the last suite starts.
 // Both run the same pool driver; their exports must be the same bytes.

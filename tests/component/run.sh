@@ -6,7 +6,7 @@
 #      `jco run`; build the component: cargo build --target wasm32-wasip2 --release
 #      --features component --lib;
 #   3. jco transpile it into out/ (an ES module Node imports); build the wasm-pack nodejs package
-#      when stale (tests/tools/build-nodejs-pkg.sh): pool.test.mjs compares the component's pool
+#      when stale (scripts/build-nodejs-pkg.sh): pool.test.mjs compares the component's pool
 #      with the JS McpPool;
 #   4. build wasmtime-host/ (wasmtime 48.0.8 from the committed lock); start the test servers
 #      (tests/servers/start-all.sh) and the OAuth servers (tests/servers/auth/start.sh:
@@ -66,7 +66,7 @@ rm -rf "$here/out"
 "$here/node_modules/.bin/jco" transpile "$wasm" -o "$here/out" --name mcp-edge --quiet \
   --map 'mcp-edge:client/host-input=../host-input.mjs' >&2
 printf '{"type":"module"}\n' >"$here/out/package.json"
-MCP_EDGE_NODEJS_PKG="$("$root/tests/tools/build-nodejs-pkg.sh")"
+MCP_EDGE_NODEJS_PKG="$("$root/scripts/build-nodejs-pkg.sh")"
 export MCP_EDGE_NODEJS_PKG
 
 # 4. Servers and tests.

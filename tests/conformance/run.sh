@@ -40,7 +40,7 @@ fi
 suite="$here/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
 # ---- build the nodejs package when missing or stale --------------------------------------------
-"$root/tests/tools/build-nodejs-pkg.sh" >/dev/null
+"$root/scripts/build-nodejs-pkg.sh" >/dev/null
 
 # ---- run both requirement sets, then the 2025-03-26 back-compat suite -------------------------
 out="$root/target/conformance"

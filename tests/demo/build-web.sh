@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds a wasm-pack `web` package (tests/tools/build-package.sh) when it is missing or older than
+# Builds a wasm-pack `web` package (scripts/build-package.sh) when it is missing or older than
 # anything it is built from (src/, Cargo.toml, Cargo.lock, the package build scripts). Idempotent.
 #   build-web.sh          the full build (default features) into www/pkg
 #   build-web.sh client   the client build (--no-default-features: McpClient without the pool,
@@ -13,4 +13,4 @@ case "${1:-full}" in
   client) out=pkg/web-client; cargo_args=(--no-default-features) ;;
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
-bash tests/tools/build-package.sh --if-stale web "$out" "${cargo_args[@]}"
+bash scripts/build-package.sh --if-stale web "$out" "${cargo_args[@]}"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The demo: a real MCP exchange, decoded by mcp-edge's sans-IO core.
 #
-#  1. installs what it needs (pinned npm packages under tests/demo/, see tests/tools/install.sh);
+#  1. installs what it needs (pinned npm packages under tests/demo/, see scripts/install.sh);
 #  2. starts the reference server `@modelcontextprotocol/server-everything` in Streamable HTTP mode on
 #     127.0.0.1 (a free port; tests/demo/loopback.mjs keeps it off every other interface);
 #  3. talks MCP to it with curl (2025-era session: initialize, notifications/initialized, tools/list,
 #     tools/call echo, DELETE) and saves each raw response head and body to a capture directory;
 #  4. stops the server, then decodes the capture with `cargo run --example decode_capture`
-#     (proto::http::classify, proto::sse::Decoder, proto::jsonrpc::Message).
+#     (examples/decode_capture.rs: proto::http::classify, proto::sse::Decoder,
+#     proto::jsonrpc::Message).
 #
 #   bash tests/demo/capture.sh [capture-dir]      (default: target/demo-capture)
 set -euo pipefail
@@ -22,7 +23,7 @@ SERVER_JS="$ROOT/tests/demo/node_modules/@modelcontextprotocol/server-everything
 PROTOCOL_VERSION="2025-11-25"
 
 echo "== install"
-bash tests/tools/install.sh demo
+bash scripts/install.sh demo
 
 rm -rf "$CAPTURE"
 mkdir -p "$CAPTURE"

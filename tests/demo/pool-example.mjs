@@ -1,7 +1,7 @@
 // A runnable example of the JS API from Node: a pool over the two local test servers, their tools
 // in OpenAI's format, and one call. Build the package and start the servers first:
 //
-//   bash tests/tools/build-package.sh nodejs pkg/nodejs
+//   bash scripts/build-package.sh nodejs pkg/nodejs
 //   tests/servers/start-all.sh && . tests/servers/.ports.env
 //   EVERYTHING_URL=$EVERYTHING_URL PY2026_URL=$PY2026_URL node tests/demo/pool-example.mjs
 //   tests/servers/stop-all.sh

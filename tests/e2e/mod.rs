@@ -14,9 +14,9 @@ pub fn url(name: &str, v: Option<&'static str>) -> String {
         Some(u) if !u.is_empty() => u.to_string(),
         _ => panic!(
             "{name} was not set at compile time: this suite needs the local MCP test servers, \
-             which the test command starts: run `bash tests/run-all.sh wasm_pack` (README, \
-             Testing; it runs `wasm-pack test --headless --chrome` and `wasm-pack test --node` \
-             with the servers up)"
+             which the test command starts: run `bash tests/run-all.sh wasm_pack` \
+             (docs/testing.md; it runs `wasm-pack test --headless --chrome` and \
+             `wasm-pack test --node` with the servers up)"
         ),
     }
 }

@@ -3,7 +3,7 @@
 #   1. install (idempotent): workerd and playwright-core exactly as locked in package-lock.json
 #      (`npm ci` only when an installed version differs); checks the workerd binary runs here;
 #   2. build the wasm `web` package into tests/edge/pkg (git-ignored) when it is missing or older
-#      than src/, Cargo.toml, Cargo.lock or the package build scripts: tests/tools/build-package.sh;
+#      than src/, Cargo.toml, Cargo.lock or the package build scripts: scripts/build-package.sh;
 #   3. start the test servers (tests/servers/start-all.sh: server-everything, 2025 era; the Python
 #      server, 2026-07-28 and 2025) and the OAuth servers (tests/servers/auth/start.sh: oidc-provider
 #      and its protected servers of both eras) on 127.0.0.1;
@@ -32,7 +32,7 @@ log "workerd $("$here/node_modules/.bin/workerd" --version)"
 [ -x /usr/bin/chromium ] || { log "/usr/bin/chromium missing (apt-get install -y chromium)"; exit 1; }
 
 # 2. The web package.
-bash "$root/tests/tools/build-package.sh" --if-stale web "$here/pkg"
+bash "$root/scripts/build-package.sh" --if-stale web "$here/pkg"
 
 # 3. Servers (their own run directory, so nothing else's PIDs are touched).
 own_run_dir=""

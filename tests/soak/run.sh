@@ -24,7 +24,7 @@ out_dir="${SOAK_OUT:-$root/target/soak}"
 mkdir -p "$out_dir"
 
 # 1. Packages, rebuilt when a source is newer.
-tests/tools/build-nodejs-pkg.sh >/dev/null
+scripts/build-nodejs-pkg.sh >/dev/null
 if [ "$browser_calls" -gt 0 ]; then
   tests/demo/build-web.sh
   # playwright-core exactly as tests/browser locks it (Debian's Chromium, no browser download).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds (tests/tools/build-package.sh) the npm package for the three wasm-pack targets (web, bundler, nodejs) and checks what a
+# Builds (scripts/build-package.sh) the npm package for the three wasm-pack targets (web, bundler, nodejs) and checks what a
 # user gets: the package name, the hand-written TypeScript surface, no `any` in it, and the sizes;
 # then the client build (`--no-default-features`, web target): McpClient declared and exported,
 # no pool, and its size beside the full build's.
@@ -17,7 +17,7 @@ check_sections() {
 }
 for target in web bundler nodejs; do
     out="pkg/$target"
-    bash tests/tools/build-package.sh "$target" "$out"
+    bash scripts/build-package.sh "$target" "$out"
     name="$(node -p "require('./$out/package.json').name")"
     [[ "$name" == "mcp-edge" ]] || { echo "check FAILED: $target package is named $name"; exit 1; }
     for symbol in "class McpClient" "class McpPool" "interface McpError" "export function isMcpError"; do
@@ -38,16 +38,16 @@ done
 node -e "const m = require('./pkg/nodejs/mcp_edge.js'); if (typeof m.McpClient?.connect !== 'function' || typeof m.McpPool !== 'function') process.exit(1)" \
     && echo "check passed: nodejs build loads and exports McpClient, McpPool"
 # What a page ships: the module, the glue and the JS snippets (src/js/glue.js), each gzip -9.
-shipped_gz() { read -r total _ < <(bash tests/tools/shipped-size.sh "$1"); echo "$total"; }
+shipped_gz() { read -r total _ < <(bash scripts/shipped-size.sh "$1"); echo "$total"; }
 size_line() {
     local total wasm glue snippets
-    read -r total wasm glue snippets < <(bash tests/tools/shipped-size.sh "$1")
+    read -r total wasm glue snippets < <(bash scripts/shipped-size.sh "$1")
     echo "size: $2: .wasm $(stat -c %s "$1/mcp_edge_bg.wasm") bytes ($wasm gzip -9), JS glue $glue gzip -9; shipped $total gzip -9"
 }
 size_line pkg/web "web, full build"
 
 # The client build: McpClient without the pool, the adapters and the validator.
-bash tests/tools/build-package.sh web pkg/web-client --no-default-features
+bash scripts/build-package.sh web pkg/web-client --no-default-features
 dts=pkg/web-client/mcp_edge.d.ts
 grep -q "class McpClient" "$dts" || { echo "check FAILED: client build .d.ts lacks McpClient"; exit 1; }
 if grep -nE "class McpPool|function toolNames|interface PoolOptions" "$dts"; then

@@ -1,4 +1,4 @@
-// The client build (`tests/tools/build-package.sh web|nodejs DIR --no-default-features`: McpClient without the pool, the
+// The client build (`scripts/build-package.sh web|nodejs DIR --no-default-features`: McpClient without the pool, the
 // tool adapters and the JSON Schema validator), typed and run against the real servers.
 //
 // Compile time: its declarations have McpClient and no pool (the @ts-expect-error lines fail the

@@ -33,9 +33,9 @@ tsc() { node "$here/node_modules/typescript/bin/tsc" "$@"; }
 log "tsc $(tsc --version)"
 
 # 2. The nodejs package, as `mcp-edge`.
-pkg="$("$root/tests/tools/build-nodejs-pkg.sh")"
+pkg="$("$root/scripts/build-nodejs-pkg.sh")"
 ln -sfn "$pkg" "$here/node_modules/mcp-edge"
-client_pkg="$("$root/tests/tools/build-nodejs-pkg.sh" client)"
+client_pkg="$("$root/scripts/build-nodejs-pkg.sh" client)"
 ln -sfn "$client_pkg" "$here/node_modules/mcp-edge-client"
 
 # 3. The declarations against the typed program, and on their own in a browser setting.

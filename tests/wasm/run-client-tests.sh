@@ -27,14 +27,14 @@ trap 'stop_wasm_test_servers; rm -f "$log"' EXIT
 start_wasm_test_servers
 
 status=0
-# The README's runnable example, against the same servers, on pkg/nodejs (built here when the
+# The pool's runnable example (docs/pool-and-adapters.md), against the same servers, on pkg/nodejs (built here when the
 # package stage has not built it from these sources).
 echo "== tests/demo/pool-example.mjs"
-if tests/tools/build-nodejs-pkg.sh >/dev/null \
+if scripts/build-nodejs-pkg.sh >/dev/null \
   && EVERYTHING_URL="$EVERYTHING_URL" PY2026_URL="$PY2026_URL" node tests/demo/pool-example.mjs; then
-  echo "check passed: the README's pool example runs"
+  echo "check passed: the pool example runs"
 else
-  echo "check FAILED: the README's pool example"
+  echo "check FAILED: the pool example"
   status=1
 fi
 # A test whose future never settles ends Node's event loop and the runner exits 0 mid-suite: a

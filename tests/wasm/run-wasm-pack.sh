@@ -25,7 +25,7 @@ mkdir -p "$log_dir"
 runs=("$@")
 [ ${#runs[@]} -eq 0 ] && runs=(missing chrome node)
 
-# What the message of a server-less run must name: the README's test command.
+# What the message of a server-less run must name: the test command (docs/testing.md).
 test_command="bash tests/run-all.sh wasm_pack"
 url_vars=(MCP_EDGE_EVERYTHING_URL MCP_EDGE_PY2026_URL MCP_EDGE_PY2026_ADMIN_URL
   MCP_EDGE_FIXTURE_URL MCP_EDGE_FIXTURE_NOCORS_URL MCP_EDGE_FIXTURE_DEAD_URL MCP_EDGE_EXPECT_SCOPE

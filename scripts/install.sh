@@ -2,16 +2,16 @@
 # Installs every tool the tests and the demo need, at exact versions. Idempotent: each step checks
 # the version already present and skips when it matches, so a warm machine pays only the checks.
 #
-#   bash tests/tools/install.sh            # everything run-all.sh needs
-#   bash tests/tools/install.sh demo       # only what tests/demo.sh needs
-#   bash tests/tools/install.sh --print-release-toolchain   # the toolchain name, nothing installed
-#   bash tests/tools/install.sh targets release-toolchain apt wasm-bindgen wasm-pack binaryen esbuild cargo-fuzz npm-demo curl   # pick steps
+#   bash scripts/install.sh            # everything run-all.sh needs
+#   bash scripts/install.sh demo       # only what tests/demo.sh needs
+#   bash scripts/install.sh --print-release-toolchain   # the toolchain name, nothing installed
+#   bash scripts/install.sh targets release-toolchain apt wasm-bindgen wasm-pack binaryen esbuild cargo-fuzz npm-demo curl   # pick steps
 #
 # Only package registries are used (rustup targets, Debian apt, crates.io via `cargo install`, npm
 # with a committed lockfile into a local folder). Nothing is installed globally with npm.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CARGO_TERM_COLOR=never
 LOG_DIR="${MCP_EDGE_LOG_DIR:-$ROOT/target/ci-logs}"
 mkdir -p "$LOG_DIR"
@@ -22,7 +22,7 @@ WASM_BINDGEN_VERSION="$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version =
 WASM_PACK_VERSION="0.15.1"
 CARGO_FUZZ_VERSION="0.13.2"
 RUST_TARGETS=(wasm32-unknown-unknown wasm32-wasip2)
-# The toolchain release packages are built with (tests/tools/build-package.sh says why): a dated
+# The toolchain release packages are built with (scripts/build-package.sh says why): a dated
 # nightly with `rust-src` (std is rebuilt with the package) and the wasm32 target (wasm-pack checks
 # for it). Tests, clippy and the WASI component use the stable toolchain.
 RELEASE_TOOLCHAIN="nightly-2026-05-20"
@@ -153,11 +153,11 @@ npm_local() {
 
 install_npm_demo() { npm_local tests/demo; }
 
-# binaryen's wasm-opt (tests/tools/wasm-opt.sh runs it on every release package).
-install_binaryen() { npm_local tests/tools/binaryen; }
+# binaryen's wasm-opt (scripts/wasm-opt.sh runs it on every release package).
+install_binaryen() { npm_local scripts/binaryen; }
 
-# esbuild (tests/tools/shrink-package.sh minifies every release package's JS with it).
-install_esbuild() { npm_local tests/tools/esbuild; }
+# esbuild (scripts/shrink-package.sh minifies every release package's JS with it).
+install_esbuild() { npm_local scripts/esbuild; }
 
 main() {
     local steps=("$@")

@@ -1,6 +1,6 @@
 //! Decodes a capture of a real MCP Streamable HTTP exchange with the crate's sans-IO core.
 //!
-//! `tests/demo.sh` writes, for each HTTP exchange `NN-name`, the files `NN-name.request.json`,
+//! `tests/demo/capture.sh` writes, for each HTTP exchange `NN-name`, the files `NN-name.request.json`,
 //! `NN-name.headers` (the raw response head as curl received it) and `NN-name.body` (the raw response
 //! body). This program reads them in order, classifies every response head with
 //! [`mcp_edge::proto::http::classify`], runs event-stream bodies through

@@ -20,11 +20,11 @@
 #    (client build, cargo build + wasm-bindgen + shrink-package.sh): 191,277 stable, 179,551
 #    immediate-abort, 178,632 location-detail, 176,547 optimize_for_size.
 #    A Rust user who builds the crate with stable gets the same behaviour, only a larger module.
-# 2. tests/tools/shrink-package.sh: wasm-opt and the JS minifier; it writes `.mcp-edge-shrunk` last,
+# 2. scripts/shrink-package.sh: wasm-opt and the JS minifier; it writes `.mcp-edge-shrunk` last,
 #    which --if-stale reads as "this package is finished".
 # The crate built is this checkout's, or the one at $MCP_EDGE_CRATE (oauth-share.sh builds copies).
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 if_stale=false
 [[ "${1:-}" == --if-stale ]] && { if_stale=true; shift; }
@@ -34,15 +34,15 @@ shift 2
 crate="${MCP_EDGE_CRATE:-$root}"
 case "$out" in /*) ;; *) out="$crate/$out" ;; esac
 if $if_stale && [[ -f "$out/mcp_edge_bg.wasm" && -f "$out/mcp_edge.js" && -f "$out/.mcp-edge-shrunk" ]] \
-  && [[ -z "$(cd "$crate" && find src Cargo.toml Cargo.lock tests/tools/build-package.sh \
-    tests/tools/shrink-package.sh tests/tools/wasm-opt.sh tests/tools/install.sh \
+  && [[ -z "$(cd "$crate" && find src Cargo.toml Cargo.lock scripts/build-package.sh \
+    scripts/shrink-package.sh scripts/wasm-opt.sh scripts/install.sh \
     -newer "$out/mcp_edge_bg.wasm" -print -quit)" ]]; then
   exit 0
 fi
-command -v wasm-pack >/dev/null || { echo "build-package.sh: wasm-pack missing (bash tests/tools/install.sh wasm-pack)" >&2; exit 1; }
+command -v wasm-pack >/dev/null || { echo "build-package.sh: wasm-pack missing (bash scripts/install.sh wasm-pack)" >&2; exit 1; }
 echo "== building $out ($target $*)" >&2
-bash "$root/tests/tools/install.sh" release-toolchain >&2
-toolchain="$(bash "$root/tests/tools/install.sh" --print-release-toolchain)"
+bash "$root/scripts/install.sh" release-toolchain >&2
+toolchain="$(bash "$root/scripts/install.sh" --print-release-toolchain)"
 rm -f "$out/.mcp-edge-shrunk"
 # wasm-pack leaves files of an earlier build in place: snippets a build no longer has would ship
 # (and be counted) with the new one.
@@ -51,6 +51,6 @@ rm -rf "$out/snippets"
   RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
   wasm-pack --log-level warn build --release --target "$target" --out-dir "$out" . -- \
     -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size "$@" >&2)
-bash "$root/tests/tools/shrink-package.sh" "$out"
+bash "$root/scripts/shrink-package.sh" "$out"
 # The module is the reference the --if-stale check compares sources with.
 touch "$out/mcp_edge_bg.wasm"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Builds the wasm-pack `nodejs` package (tests/tools/build-package.sh) when it is missing or older
+# Builds the wasm-pack `nodejs` package (scripts/build-package.sh) when it is missing or older
 # than src/, Cargo.toml, Cargo.lock or the package build scripts, and prints its directory:
 #   build-nodejs-pkg.sh          the full build (default features) into pkg/nodejs
 #   build-nodejs-pkg.sh client   the client build (--no-default-features: McpClient without the
 #                                pool, the adapters and the validator) into pkg/nodejs-client
 # Used by the stages that run the package in Node (types, auth_e2e, soak, conformance, component).
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 case "${1:-full}" in
@@ -15,5 +15,5 @@ case "${1:-full}" in
   *) echo "usage: $0 [full|client]" >&2; exit 2 ;;
 esac
 pkg="$root/$out"
-bash tests/tools/build-package.sh --if-stale nodejs "$out" "${cargo_args[@]}"
+bash scripts/build-package.sh --if-stale nodejs "$out" "${cargo_args[@]}"
 echo "$pkg"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What OAuth adds to the `web` package, measured like for like: the working tree (its tracked files
 # as they are now) against copies of it with code cut out, each built and shrunk exactly as it
-# ships (tests/tools/build-package.sh), gzip -9 of the module, the glue and the snippets
-# (tests/tools/shipped-size.sh).
-#   bash tests/tools/oauth-share.sh [client|full]...   (default: client full; 5-10 minutes each)
+# ships (scripts/build-package.sh), gzip -9 of the module, the glue and the snippets
+# (scripts/shipped-size.sh).
+#   bash scripts/oauth-share.sh [client|full]...   (default: client full; 5-10 minutes each)
 #
 # Three trees per build:
 # - with: the tree as it is;
@@ -22,7 +22,7 @@
 # that the code it cuts is where it expects: when the code moves, this script fails rather than
 # measure something else.
 set -euo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 builds=("$@")
@@ -109,7 +109,7 @@ PY
 cut "$work/browserless" browser
 cut "$work/without" all
 
-measure() { bash tests/tools/shipped-size.sh "$1"; } # DIR -> "total wasm glue snippets"
+measure() { bash scripts/shipped-size.sh "$1"; } # DIR -> "total wasm glue snippets"
 at="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- || echo " + changes")"
 for build in "${builds[@]}"; do
   case "$build" in
@@ -121,7 +121,7 @@ for build in "${builds[@]}"; do
     # One target directory per tree: the trees share a package id, and cargo would take one's
     # build for another's.
     CARGO_TARGET_DIR="$ROOT/target/oauth-share/$tree" MCP_EDGE_CRATE="$work/$tree" \
-      bash tests/tools/build-package.sh web "$work/$tree/pkg/$build" "${cargo_args[@]}"
+      bash scripts/build-package.sh web "$work/$tree/pkg/$build" "${cargo_args[@]}"
   done
   read -r wt ww wg ws <<<"$(measure "$work/with/pkg/$build")"
   read -r bt bw bg bs <<<"$(measure "$work/browserless/pkg/$build")"
