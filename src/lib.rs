@@ -45,7 +45,6 @@ pub mod tools;
 pub mod transport;
 pub mod util;
 
-#[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod client;
 #[cfg(all(target_os = "wasi", feature = "component"))]
 pub mod component;

@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 
 use super::cancel::CancelToken;
 use super::stream::{progress_channel, ProgressStream};
-use crate::client::{Client, Pending, ProgressFn};
+use super::FetchClient as Client;
+use crate::client::{Pending, ProgressFn};
 use crate::proto::session::Progress;
 use crate::proto::session::{ProtocolError, RequestOptions};
 use crate::runtime::LocalFuture;

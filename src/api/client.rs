@@ -11,7 +11,7 @@ use super::types::{
     typed, CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate,
     Tool,
 };
-use crate::client::Client;
+use super::FetchClient as Client;
 use crate::proto::session::{
     Era, ListKind, ProtocolChoice, ProtocolError, RequestOptions, ServerInfo, SessionSnapshot,
 };
@@ -42,7 +42,7 @@ pub(crate) fn age_cache(snap: &mut SessionSnapshot, elapsed_ms: u64) {
 /// Connects with `options` and teaches the era cache what `auto` detected.
 pub(crate) async fn connect_client(
     url: &str,
-    options: crate::client::ClientOptions,
+    options: super::FetchOptions,
 ) -> Result<(Client, ServerInfo), ProtocolError> {
     let auto = options.session.protocol == ProtocolChoice::Auto;
     let (client, info) = Client::connect(options).await?;

@@ -114,6 +114,14 @@ pub use crate::proto::session::ProtocolError as Error;
 pub use crate::proto::auth::{AuthConfig, AuthError};
 
 pub(crate) use call::{call_tool, run, wait_op};
+
+/// The driver every client of the JS and Rust surfaces runs: the one session driver over the
+/// fetch host.
+pub(crate) type FetchClient = crate::client::Client<crate::transport::fetch_host::FetchHost>;
+
+/// The options of a [`FetchClient`].
+pub(crate) type FetchOptions =
+    crate::client::ClientOptions<crate::transport::fetch_host::FetchHost>;
 pub(crate) use client::{age_cache, connect_client};
 pub(crate) use input::{HandlerFn, Handlers};
 #[cfg(feature = "pool")]

@@ -9,11 +9,13 @@ use std::rc::Rc;
 use serde_json::{Map, Value};
 
 use super::input::{HandlerFn, Handlers};
-use crate::client::{AuthHost, ClientOptions, Traffic};
+use crate::client::{ClientOptions, Traffic};
 use crate::proto::auth::AuthConfig;
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{Era, ProtocolChoice, ProtocolError, SessionConfig};
 use crate::runtime::OutboundGate;
+use crate::transport::fetch_host::FetchHost;
+use crate::transport::js_auth::{auth_host, AuthHost};
 
 thread_local! {
     /// The era detected per origin (MCP 2026-07-28 `basic/versioning`: "Clients SHOULD cache the
@@ -260,8 +262,14 @@ impl ConnectOptions {
         let fetch = js_sys::Reflect::get(host, &"fetch".into())
             .ok()
             .and_then(|f| wasm_bindgen::JsCast::dyn_into::<js_sys::Function>(f).ok());
-        self.auth_host = Some((crate::client::auth_host(host), fetch));
+        self.auth_host = Some((auth_host(host), fetch));
         self
+    }
+
+    /// The JS surface's authorization host and OAuth-only `fetch`, already built from its
+    /// `auth` option.
+    pub(crate) fn set_auth_host(&mut self, host: AuthHost, fetch: Option<js_sys::Function>) {
+        self.auth_host = Some((host, fetch));
     }
 
     /// The session configuration for `url` (the era cache consulted when the protocol is
@@ -310,27 +318,22 @@ impl ConnectOptions {
         &self,
         session: SessionConfig,
         gate: Option<OutboundGate>,
-    ) -> ClientOptions {
+    ) -> ClientOptions<FetchHost> {
         // With OAuth settings and no host named, the default one (memory storage, WebCrypto).
         let (auth, auth_fetch) = match (&self.auth_host, &session.auth) {
             (Some((host, fetch)), _) => (Some(host.clone()), fetch.clone()),
-            (None, Some(_)) => (
-                Some(crate::client::auth_host(&wasm_bindgen::JsValue::UNDEFINED)),
-                None,
-            ),
+            (None, Some(_)) => (Some(auth_host(&wasm_bindgen::JsValue::UNDEFINED)), None),
             (None, None) => (None, None),
         };
         ClientOptions {
             session,
-            fetch: self.fetch.clone(),
+            host: FetchHost::new(self.fetch.clone(), auth_fetch, auth),
             input_handler: self.handlers.input_handler(),
             observer: self.observer.clone().map(|o| {
                 let f: crate::client::TrafficFn = Box::new(move |t: &Traffic| o(t));
                 f
             }),
             gate,
-            auth,
-            auth_fetch,
         }
     }
 }

@@ -1,18 +1,15 @@
 //! [`McpPool`]: many servers from Rust, and the fetch-backed host the JS `McpPool` shares.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 
 use super::call::{self, Call, CallOptions};
 use super::options::ConnectOptions;
-use crate::client::timer::Timer;
-use crate::client::{Client, ClientOptions, Notice, NotificationReader};
+use super::{FetchClient as Client, FetchOptions};
+use crate::client::{Notice, NotificationReader};
 use crate::pool::driver::{
     CallOutcome, ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost,
     PoolSetup, ServerTarget,
@@ -25,7 +22,7 @@ use crate::tools::export::InstructionsDelta;
 use crate::tools::pinning::MemoryPinStore;
 use crate::tools::registry::HeldTool;
 use crate::tools::ExportFormat;
-use crate::transport::timer::now_ms;
+use crate::transport::timer::{now_ms, Timeout};
 
 /// A pool's connected client: the client and the pool's one reader of its notifications.
 #[derive(Clone)]
@@ -123,47 +120,6 @@ impl PoolClient for PoolConn {
     }
 }
 
-/// A sleep on the driver's global `setTimeout` timer ([`Timer`]); dropping it clears the timer.
-/// In a scope without `setTimeout` (none of the supported hosts) it never fires, as a timer that
-/// cannot be set does not.
-struct TimerSleep {
-    fired: Rc<RefCell<(bool, Option<Waker>)>>,
-    _timer: Option<Timer>,
-}
-
-impl TimerSleep {
-    fn new(ms: u64) -> Self {
-        let fired = Rc::new(RefCell::new((false, None::<Waker>)));
-        let f = fired.clone();
-        let timer = Timer::start(ms, ms, move || {
-            let waker = {
-                let mut st = f.borrow_mut();
-                st.0 = true;
-                st.1.take()
-            };
-            if let Some(w) = waker {
-                w.wake();
-            }
-        });
-        TimerSleep {
-            fired,
-            _timer: timer,
-        }
-    }
-}
-
-impl Future for TimerSleep {
-    type Output = ();
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let mut st = self.fired.borrow_mut();
-        if st.0 {
-            return Poll::Ready(());
-        }
-        st.1 = Some(cx.waker().clone());
-        Poll::Pending
-    }
-}
-
 /// Where a fetch-backed pool gets each client's options from.
 pub(crate) trait ClientFactory: 'static {
     /// The session configuration every server starts from.
@@ -177,7 +133,7 @@ pub(crate) trait ClientFactory: 'static {
         &self,
         session: SessionConfig,
         target: &ServerTarget<'_>,
-    ) -> Result<ClientOptions, PoolError>;
+    ) -> Result<FetchOptions, PoolError>;
 }
 
 impl ClientFactory for ConnectOptions {
@@ -202,7 +158,7 @@ impl ClientFactory for ConnectOptions {
         &self,
         session: SessionConfig,
         _target: &ServerTarget<'_>,
-    ) -> Result<ClientOptions, PoolError> {
+    ) -> Result<FetchOptions, PoolError> {
         Ok(ConnectOptions::client_options(self, session, None))
     }
 }
@@ -234,8 +190,13 @@ impl<F: ClientFactory> PoolHost for FetchHost<F> {
         wasm_bindgen_futures::spawn_local(task);
     }
 
+    /// A global `setTimeout` that dropping clears. In a scope without `setTimeout` (none of the
+    /// supported hosts) it never fires, as a timer that cannot be set does not.
     fn sleep(&self, ms: u64) -> LocalFuture<()> {
-        Box::pin(TimerSleep::new(ms))
+        match Timeout::new(u32::try_from(ms).unwrap_or(u32::MAX)) {
+            Ok(t) => Box::pin(t),
+            Err(_) => Box::pin(std::future::pending()),
+        }
     }
 
     fn session_config(

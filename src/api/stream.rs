@@ -12,7 +12,8 @@ use std::task::{Context, Poll, Waker};
 use futures_core::Stream;
 
 use super::types::Notification;
-use crate::client::{Client, NextNotification, Notice, NotificationReader};
+use super::FetchClient as Client;
+use crate::client::{NextNotification, Notice, NotificationReader};
 use crate::proto::session::Progress;
 
 /// The client's notifications, in arrival order; ends after [`Notification::Closed`].

@@ -1,29 +1,27 @@
-//! The async driver: owns one [`Session`], moves its requests over the fetch transport, feeds the
-//! responses back, and fires its timers. Single-threaded by design: no `Send` bounds, no tokio,
-//! background work (response streams, the 2025 GET stream, `subscriptions/listen`) runs on
-//! `wasm_bindgen_futures::spawn_local`.
+//! The async driver: owns one [`Session`], moves its requests over the host's HTTP exchanges,
+//! feeds the responses back, and fires its timers. Generic over the [`Host`] (the fetch host in
+//! every JS scope); single-threaded by design: no `Send` bounds, no tokio, background work
+//! (response streams, the 2025 GET stream, `subscriptions/listen`) runs on [`Host::spawn`].
 //!
 //! ```text
-//!   command ─► Session ─► poll_transmit ─► spawn_local(exchange task: fetch, read chunks)
+//!   command ─► Session ─► poll_transmit ─► host.spawn(exchange task: send, read chunks)
 //!                 ▲                                   │ handle_response_head / body / end
 //!                 └───────────────────────────────────┘
-//!   poll_timeout ─► one global setTimeout ─► handle_timeout
+//!   poll_timeout ─► one host timer ─► handle_timeout
 //!   poll_event   ─► op waiters, progress callbacks, input handler, notification queue
 //! ```
 
-mod auth;
 mod oneshot;
-pub(crate) mod timer;
+mod queue;
 
-pub use auth::{auth_host, AuthHost};
+use queue::SharedQueue;
+pub use queue::{NextNotification, Notice, NotificationReader, MAX_QUEUED_NOTIFICATIONS};
 
 use crate::util::vec_map::VecMap;
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 
@@ -31,22 +29,12 @@ use crate::proto::auth::AuthError;
 use crate::proto::http::{HttpRequest, ResponseHead};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{
-    Event, ExchangeId, InputId, ListKind, OpId, ProtocolError, RequestOptions, ServerInfo, Session,
-    SessionConfig, SessionSnapshot, TransportFailure,
+    Event, ExchangeId, InputId, ListKind, OpId, Progress, ProtocolError, RequestOptions,
+    ServerInfo, Session, SessionConfig, SessionSnapshot, TransportFailure,
 };
 use crate::runtime::OutboundGate;
-use crate::transport::fetch::{AbortHandle, FetchTransport};
-use crate::transport::timer::now_ms;
-use crate::transport::TransportError;
+use crate::transport::{AbortSwitch, AuthHost, Host, HostResponse, TransportError};
 
-/// Most notifications kept for a reader that does not drain them. Beyond it the oldest go first,
-/// and the reader is told how many it lost ([`Notice::Gap`]).
-const MAX_QUEUED_NOTIFICATIONS: usize = 1024;
-/// While a reader is open, streams that carry only notifications stop being read once this many
-/// are queued (backpressure: nothing is lost from them)...
-const PAUSE_AT: usize = 768;
-/// ...and are read on once the reader brought the queue down to this.
-const RESUME_AT: usize = 384;
 /// Bytes of a pausable stream fed to the session at once. One read can carry thousands of events
 /// (headless Chromium delivers large chunks); a slice yields at most `SLICE / 8` (an event is at
 /// least `data:x` and a blank line), which stays under `MAX_QUEUED_NOTIFICATIONS - PAUSE_AT`.
@@ -54,7 +42,7 @@ const SLICE: usize = 1024;
 
 /// A progress callback. It borrows the notification: the message (up to an event's size) is
 /// not copied for it, and moves on into the notification queue afterwards.
-pub type ProgressFn = Rc<dyn Fn(&crate::proto::session::Progress)>;
+pub type ProgressFn = Rc<dyn Fn(&Progress)>;
 
 /// The future an input handler returns.
 pub type InputFuture = Pin<Box<dyn Future<Output = Result<Value, ErrorObject>>>>;
@@ -109,11 +97,12 @@ pub enum Traffic {
 pub type TrafficFn = Box<dyn Fn(&Traffic)>;
 
 /// Options of one connection.
-pub struct ClientOptions {
+pub struct ClientOptions<H> {
     /// The session configuration (endpoint, protocol, timeouts, headers...).
     pub session: SessionConfig,
-    /// A host-injected `fetch` function.
-    pub fetch: Option<js_sys::Function>,
+    /// The target: HTTP exchanges, clock, timers, tasks, and the authorization host when the
+    /// session has OAuth configured.
+    pub host: H,
     /// The input handler, if the host answers elicitation / sampling / roots.
     pub input_handler: Option<InputHandler>,
     /// A traffic observer.
@@ -121,31 +110,16 @@ pub struct ClientOptions {
     /// A bound on concurrent exchanges shared with other clients (a pool in edge mode): each
     /// exchange holds a permit from before its `fetch` until its body ends.
     pub gate: Option<OutboundGate>,
-    /// What the host provides for OAuth (with `session.auth` set): storage, keys, the sign-in
-    /// handler ([`auth_host`] builds it from a JS `auth` options object).
-    pub auth: Option<AuthHost>,
-    /// A `fetch` for OAuth traffic (metadata, registration, token requests) only: an app proxy
-    /// or an edge relay when the authorization server sends no CORS headers.
-    pub auth_fetch: Option<js_sys::Function>,
 }
 
-struct State {
+struct State<H: Host> {
     session: Session,
-    aborts: VecMap<ExchangeId, Rc<AbortHandle>>,
+    aborts: VecMap<ExchangeId, Rc<H::Abort>>,
     waiters: VecMap<OpId, oneshot::Sender<Result<Value, ProtocolError>>>,
     receivers: VecMap<OpId, oneshot::Receiver<Result<Value, ProtocolError>>>,
     progress: VecMap<OpId, ProgressFn>,
-    notifications: VecDeque<Event>,
-    dropped_notifications: u64,
-    /// Dropped since the reader was last told (reported before the next queued item).
-    gap: u64,
-    readers: Vec<Waker>,
-    /// Open [`NotificationReader`]s.
-    consumers: usize,
-    /// Exchange tasks waiting for room in the queue.
-    paused: Vec<Waker>,
-    timer: Option<timer::Timer>,
-    closed: bool,
+    /// The armed timer and the session time it stands for.
+    timer: Option<(u64, H::Timer)>,
     /// The exchange whose bytes the session is handling now, and whether the session ended it
     /// meanwhile (see [`feed`]).
     feeding: Option<(ExchangeId, bool)>,
@@ -154,26 +128,31 @@ struct State {
     outputs: Option<crate::schema::output::OutputSchemas>,
 }
 
-struct Inner {
-    state: RefCell<State>,
-    transport: FetchTransport,
-    auth_transport: FetchTransport,
-    auth: Option<AuthHost>,
+struct Inner<H: Host> {
+    state: RefCell<State<H>>,
+    queue: SharedQueue,
+    host: H,
     input_handler: Option<InputHandler>,
     observer: Option<TrafficFn>,
     gate: Option<OutboundGate>,
-    epoch: f64,
 }
 
 /// A connected MCP client. Cheap to clone (shared handle).
-#[derive(Clone)]
-pub struct Client {
-    inner: Rc<Inner>,
+pub struct Client<H: Host> {
+    inner: Rc<Inner<H>>,
 }
 
-impl Inner {
+impl<H: Host> Clone for Client<H> {
+    fn clone(&self) -> Self {
+        Client {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<H: Host> Inner<H> {
     fn now(&self) -> u64 {
-        (now_ms() - self.epoch).max(0.0) as u64
+        self.host.now()
     }
 
     /// Reports traffic to the observer with credentials redacted: `Authorization`, `DPoP`,
@@ -206,7 +185,7 @@ impl Inner {
 }
 
 /// Moves everything the session wants done; call after every input to the session.
-fn pump(inner: &Rc<Inner>) {
+fn pump<H: Host>(inner: &Rc<Inner<H>>) {
     loop {
         let (transmits, aborts, events) = {
             let mut st = inner.state.borrow_mut();
@@ -247,14 +226,14 @@ fn pump(inner: &Rc<Inner>) {
         }
         if aborted {
             // A paused exchange sees its abort when it wakes.
-            wake_paused(inner);
+            inner.queue.wake_paused();
         }
         if let Some(gate) = &inner.gate {
             // An exchange waiting for a permit sees its abort on its next poll.
             gate.wake_all();
         }
         for t in transmits {
-            let handle = Rc::new(AbortHandle::new());
+            let handle = Rc::new(inner.host.new_abort());
             inner
                 .state
                 .borrow_mut()
@@ -264,12 +243,12 @@ fn pump(inner: &Rc<Inner>) {
                 exchange: t.exchange.0,
                 request: t.request.clone(),
             });
-            wasm_bindgen_futures::spawn_local(run_exchange(
+            inner.host.spawn(Box::pin(run_exchange(
                 inner.clone(),
                 t.exchange,
                 t.request,
                 handle,
-            ));
+            )));
         }
         for e in events {
             dispatch(inner, e);
@@ -278,7 +257,7 @@ fn pump(inner: &Rc<Inner>) {
     schedule_timer(inner);
 }
 
-fn dispatch(inner: &Rc<Inner>, event: Event) {
+fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
     match event {
         Event::Completed { op, result } => {
             let (waiter, _progress) = {
@@ -295,7 +274,7 @@ fn dispatch(inner: &Rc<Inner>, event: Event) {
             total,
             message,
         } => {
-            let p = crate::proto::session::Progress {
+            let p = Progress {
                 progress,
                 total,
                 message,
@@ -330,55 +309,8 @@ fn dispatch(inner: &Rc<Inner>, event: Event) {
     }
 }
 
-fn queue_notification(inner: &Rc<Inner>, event: Event) {
-    let closed = matches!(event, Event::Closed);
-    let wakers = {
-        let mut st = inner.state.borrow_mut();
-        st.closed |= closed;
-        if st.notifications.len() >= MAX_QUEUED_NOTIFICATIONS {
-            st.notifications.pop_front();
-            st.dropped_notifications += 1;
-            st.gap += 1;
-        }
-        st.notifications.push_back(event);
-        std::mem::take(&mut st.readers)
-    };
-    for w in wakers {
-        w.wake();
-    }
-    if closed {
-        wake_paused(inner);
-    }
-}
-
-fn wake_paused(inner: &Rc<Inner>) {
-    let paused = std::mem::take(&mut inner.state.borrow_mut().paused);
-    for w in paused {
-        w.wake();
-    }
-}
-
-/// Resolves when a pausable stream may be read on: no reader is open, the queue has room, the
-/// exchange was aborted or the client closed.
-struct Room<'a> {
-    inner: &'a Rc<Inner>,
-    abort: &'a AbortHandle,
-}
-
-impl Future for Room<'_> {
-    type Output = ();
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let mut st = self.inner.state.borrow_mut();
-        if st.consumers == 0
-            || st.closed
-            || st.notifications.len() < PAUSE_AT
-            || self.abort.is_aborted()
-        {
-            return Poll::Ready(());
-        }
-        st.paused.push(cx.waker().clone());
-        Poll::Pending
-    }
+fn queue_notification<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
+    inner.queue.push(event);
 }
 
 /// Feeds one body chunk to the session. A stream that carries only notifications is fed in
@@ -391,12 +323,12 @@ impl Future for Room<'_> {
 /// arrived): the caller stops reading and cancels the body. Aborting the fetch there, as for a
 /// timeout or a cancellation, cost every `tools/call` an abort (the signal's event, the fetch's
 /// abort steps): 5 % of a page's time in a loop of in-page calls.
-async fn feed(
-    inner: &Rc<Inner>,
+async fn feed<H: Host>(
+    inner: &Rc<Inner<H>>,
     id: ExchangeId,
     bytes: &[u8],
     pausable: bool,
-    abort: &AbortHandle,
+    abort: &H::Abort,
 ) -> bool {
     if !pausable {
         let now = inner.now();
@@ -410,7 +342,7 @@ async fn feed(
         return matches!(st.feeding.take(), Some((_, true)));
     }
     for slice in bytes.chunks(SLICE) {
-        Room { inner, abort }.await;
+        inner.queue.room(abort).await;
         if abort.is_aborted() {
             return false;
         }
@@ -421,12 +353,12 @@ async fn feed(
     false
 }
 
-/// Answers the authorizer (see [`auth`]). Without a host nothing is stored: every read finds
-/// nothing and a sign-in that needs a person fails with the URL.
-fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
+/// Answers the authorizer through the host's [`AuthHost`]. Without one nothing is stored: every
+/// read finds nothing and a sign-in that needs a person fails with the URL.
+fn auth_event<H: Host>(inner: &Rc<Inner<H>>, event: crate::proto::auth::AuthEvent) {
     use crate::proto::auth::AuthEvent as E;
     let now = inner.now();
-    let Some(host) = inner.auth.clone() else {
+    let Some(host) = inner.host.auth().cloned() else {
         let mut st = inner.state.borrow_mut();
         match event {
             E::Load { key } => st.session.handle_auth_loaded(&key, None, now),
@@ -442,107 +374,105 @@ fn auth_event(inner: &Rc<Inner>, event: crate::proto::auth::AuthEvent) {
         }
         return;
     };
-    if let E::NeedEntropy { bytes } = event {
-        let mut st = inner.state.borrow_mut();
-        match host.random_bytes(bytes) {
-            Ok(b) => st.session.add_entropy(&b, now),
-            Err(m) => st.session.abort_authorization(AuthError::Signing(m), now),
+    match event {
+        E::NeedEntropy { bytes } => {
+            let mut st = inner.state.borrow_mut();
+            match host.random_bytes(bytes) {
+                Ok(b) => st.session.add_entropy(&b, now),
+                Err(m) => st.session.abort_authorization(AuthError::Signing(m), now),
+            }
         }
-        return;
-    }
-    if let E::SignedIn { .. } = event {
-        return queue_notification(inner, Event::Auth(event));
-    }
-    if let E::Unlock { name } = &event {
-        return host.unlock(name);
-    }
-    // Writes join the host's storage queue now, before anyone can wait for it to run empty.
-    let queued = match &event {
-        E::Save { key, value } => Some((
-            host.write(key, value.expose()),
-            "token storage write failed: ",
-        )),
-        E::Delete { key } => Some((host.delete(key), "")),
-        _ => None,
-    };
-    let inner = inner.clone();
-    // One task type for every event, around one await: the host call's promise (made when the
-    // task first runs, as before; a write or delete was queued above).
-    wasm_bindgen_futures::spawn_local(async move {
-        let (call, prefix) = match queued {
-            Some((p, prefix)) => (Some(p), prefix),
-            None => (host.start(&event), "token storage read failed: "),
-        };
-        let settled = match call {
-            Some(p) => Some(wasm_bindgen_futures::JsFuture::from(p).await),
-            None => None,
-        };
-        let line = |e: &wasm_bindgen::JsValue| crate::transport::js::describe_line(e);
-        let now = inner.now();
-        let failed = match event {
-            // A failed write or delete is reported; the session does not wait for them.
-            E::Save { .. } | E::Delete { .. } => match settled {
-                Some(Err(e)) => Some(format!("{prefix}{}", line(&e))),
-                _ => return,
-            },
-            E::Load { key } => {
-                let (v, failed) = match settled {
-                    Some(Ok(v)) => (v.as_string(), None),
-                    // An unreadable store is an empty one for this read, and said.
-                    Some(Err(e)) => (None, Some(format!("{prefix}{}", line(&e)))),
-                    None => (None, None),
-                };
-                inner
-                    .state
-                    .borrow_mut()
-                    .session
-                    .handle_auth_loaded(&key, v.as_deref(), now);
-                failed
-            }
-            E::Lock { .. } => {
-                let mut st = inner.state.borrow_mut();
-                match settled {
-                    Some(Err(e)) => st
-                        .session
-                        .abort_authorization(AuthError::Storage(line(&e)), now),
-                    _ => st.session.handle_auth_locked(now),
+        E::SignedIn { .. } => queue_notification(inner, Event::Auth(event)),
+        E::Unlock { name } => host.unlock(&name),
+        // Writes join the host's storage queue now, before anyone can wait for it to run empty;
+        // a failed write or delete is reported, the session does not wait for them.
+        E::Save { key, value } => {
+            let stored = host.write(&key, value.expose());
+            spawn_with(inner, move |inner| async move {
+                if let Err(e) = stored.await {
+                    let message = format!("token storage write failed: {e}");
+                    queue_notification(&inner, Event::Diagnostic { message });
+                    pump(&inner);
                 }
-                None
+            });
+        }
+        E::Delete { key } => {
+            let stored = host.delete(&key);
+            spawn_with(inner, move |inner| async move {
+                if let Err(message) = stored.await {
+                    queue_notification(&inner, Event::Diagnostic { message });
+                    pump(&inner);
+                }
+            });
+        }
+        E::Load { key } => spawn_with(inner, move |inner| async move {
+            let (value, failed) = match host.load(&key).await {
+                Ok(v) => (v, None),
+                // An unreadable store is an empty one for this read, and said.
+                Err(e) => (None, Some(format!("token storage read failed: {e}"))),
+            };
+            let now = inner.now();
+            inner
+                .state
+                .borrow_mut()
+                .session
+                .handle_auth_loaded(&key, value.as_deref(), now);
+            if let Some(message) = failed {
+                queue_notification(&inner, Event::Diagnostic { message });
             }
-            E::NeedDpopKey => {
+            pump(&inner);
+        }),
+        E::Lock { name } => spawn_with(inner, move |inner| async move {
+            let locked = host.lock(&name).await;
+            let now = inner.now();
+            {
                 let mut st = inner.state.borrow_mut();
-                match settled.map(|r| AuthHost::public_jwk(r.map_err(|e| line(&e)))) {
-                    Some(Ok(j)) => st.session.handle_dpop_key(j, now),
+                match locked {
+                    Ok(()) => st.session.handle_auth_locked(now),
+                    Err(e) => st.session.abort_authorization(AuthError::Storage(e), now),
+                }
+            }
+            pump(&inner);
+        }),
+        E::NeedDpopKey => spawn_with(inner, move |inner| async move {
+            let key = host.dpop_key().await;
+            let now = inner.now();
+            {
+                let mut st = inner.state.borrow_mut();
+                match key {
+                    Ok(jwk) => st.session.handle_dpop_key(jwk, now),
+                    Err(e) => st.session.abort_authorization(e, now),
+                }
+            }
+            pump(&inner);
+        }),
+        E::Authorize { url } => spawn_with(inner, move |inner| async move {
+            let callback = host.sign_in(&url).await;
+            let now = inner.now();
+            {
+                let mut st = inner.state.borrow_mut();
+                match callback {
+                    Some(Ok(cb)) => st.session.handle_authorization_callback(&cb, now),
                     Some(Err(e)) => st.session.abort_authorization(e, now),
-                    None => {}
-                }
-                None
-            }
-            E::Authorize { url } => {
-                let mut st = inner.state.borrow_mut();
-                match settled {
-                    Some(Ok(cb)) => st
-                        .session
-                        .handle_authorization_callback(&cb.as_string().unwrap_or_default(), now),
-                    Some(Err(e)) => st
-                        .session
-                        .abort_authorization(AuthHost::handler_failed(&url, &e), now),
                     None => st
                         .session
                         .abort_authorization(AuthError::InteractionRequired { url }, now),
                 }
-                None
             }
-            _ => None,
-        };
-        if let Some(message) = failed {
-            queue_notification(&inner, Event::Diagnostic { message });
-        }
-        pump(&inner);
-    });
+            pump(&inner);
+        }),
+    }
 }
 
-fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value) {
+/// Runs `task` (given its own handle on the driver) on the host.
+fn spawn_with<H: Host, F: Future<Output = ()> + 'static>(
+    inner: &Rc<Inner<H>>,
+    task: impl FnOnce(Rc<Inner<H>>) -> F,
+) {
+    inner.host.spawn(Box::pin(task(inner.clone())));
+}
+
+fn answer_input<H: Host>(inner: &Rc<Inner<H>>, input: InputId, method: String, params: Value) {
     let Some(handler) = inner.input_handler.clone() else {
         let error = ErrorObject {
             code: crate::proto::jsonrpc::codes::METHOD_NOT_FOUND,
@@ -557,8 +487,7 @@ fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value
             .answer_input(input, Err(error), now);
         return;
     };
-    let inner = inner.clone();
-    wasm_bindgen_futures::spawn_local(async move {
+    spawn_with(inner, move |inner| async move {
         let answer = handler(InputRequest { method, params }).await;
         let now = inner.now();
         // The op may have ended meanwhile: then the input is unknown, which is fine.
@@ -571,29 +500,44 @@ fn answer_input(inner: &Rc<Inner>, input: InputId, method: String, params: Value
     });
 }
 
-fn schedule_timer(inner: &Rc<Inner>) {
+/// Keeps the one timer armed for the session's next deadline: cleared when nothing is due, so no
+/// timer outlives the work (Workers, Node exit); kept when an earlier or equal deadline is
+/// already armed (that one re-arms when it fires); replaced otherwise.
+fn schedule_timer<H: Host>(inner: &Rc<Inner<H>>) {
     let now = inner.now();
-    let weak = Rc::downgrade(inner);
     let mut st = inner.state.borrow_mut();
-    let due = st.session.poll_timeout();
-    timer::Timer::rearm(&mut st.timer, due, now, move || {
-        let Some(inner) = weak.upgrade() else { return };
-        let now = inner.now();
-        let fired = {
-            let mut st = inner.state.borrow_mut();
-            st.session.handle_timeout(now);
-            st.timer.take()
-        };
-        timer::Timer::drop_later(fired);
-        pump(&inner);
-    });
+    match st.session.poll_timeout() {
+        None => st.timer = None,
+        Some(at) if st.timer.as_ref().is_some_and(|(armed, _)| *armed <= at) => {}
+        Some(at) => {
+            let weak = Rc::downgrade(inner);
+            let fire = Box::new(move || {
+                let Some(inner) = weak.upgrade() else { return };
+                let now = inner.now();
+                let fired = {
+                    let mut st = inner.state.borrow_mut();
+                    st.session.handle_timeout(now);
+                    st.timer.take()
+                };
+                // The fired timer owns this callback: it is dropped after the callback returned.
+                if let Some(fired) = fired {
+                    inner.host.spawn(Box::pin(async move { drop(fired) }));
+                }
+                pump(&inner);
+            });
+            st.timer = inner
+                .host
+                .timer(at.saturating_sub(now), fire)
+                .map(|t| (at, t));
+        }
+    }
 }
 
-async fn run_exchange(
-    inner: Rc<Inner>,
+async fn run_exchange<H: Host>(
+    inner: Rc<Inner<H>>,
     id: ExchangeId,
     mut req: HttpRequest,
-    abort: Rc<AbortHandle>,
+    abort: Rc<H::Abort>,
 ) {
     // Held until this function returns: after the body ended, failed or was cancelled.
     let _permit = match &inner.gate {
@@ -615,7 +559,7 @@ async fn run_exchange(
         }
     };
     if !req.extras.proofs.is_empty() {
-        let signed = match &inner.auth {
+        let signed = match inner.host.auth() {
             Some(host) => host.sign_proofs(&mut req).await,
             None => Err(AuthError::Signing("no authorization host".into())),
         };
@@ -635,12 +579,7 @@ async fn run_exchange(
         }
     }
     let oauth = req.extras.oauth;
-    let transport = if oauth {
-        &inner.auth_transport
-    } else {
-        &inner.transport
-    };
-    let result = transport.send(&req, &abort).await;
+    let result = inner.host.send(&req, &abort).await;
     let mut response = match result {
         Ok(r) => r,
         Err(e) => {
@@ -666,16 +605,15 @@ async fn run_exchange(
     };
     inner.observe(Traffic::Head {
         exchange: id.0,
-        head: response.head.clone(),
+        head: response.head().clone(),
     });
     let pausable = {
         let now = inner.now();
         let mut st = inner.state.borrow_mut();
         // A `Retry-After` HTTP-date needs the wall clock; the core reads none itself.
+        st.session.set_wall_clock(inner.host.unix_ms(), now);
         st.session
-            .set_wall_clock(js_sys::Date::now().max(0.0) as u64, now);
-        st.session
-            .handle_response_head(id, response.head.clone(), now);
+            .handle_response_head(id, response.head().clone(), now);
         st.session.is_notification_stream(id)
     };
     pump(&inner);
@@ -746,7 +684,7 @@ async fn run_exchange(
     finish_exchange(&inner, id);
 }
 
-fn finish_exchange(inner: &Rc<Inner>, id: ExchangeId) {
+fn finish_exchange<H: Host>(inner: &Rc<Inner<H>>, id: ExchangeId) {
     inner.state.borrow_mut().aborts.remove(&id);
     pump(inner);
 }
@@ -755,8 +693,8 @@ fn finish_exchange(inner: &Rc<Inner>, id: ExchangeId) {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pending(pub OpId);
 
-impl Client {
-    fn build(options: ClientOptions, session: Session, epoch: f64) -> Client {
+impl<H: Host> Client<H> {
+    fn build(options: ClientOptions<H>, session: Session) -> Client<H> {
         let inner = Rc::new(Inner {
             state: RefCell::new(State {
                 session,
@@ -764,38 +702,27 @@ impl Client {
                 waiters: VecMap::new(),
                 receivers: VecMap::new(),
                 progress: VecMap::new(),
-                notifications: VecDeque::new(),
-                dropped_notifications: 0,
-                gap: 0,
-                readers: Vec::new(),
-                consumers: 0,
-                paused: Vec::new(),
                 timer: None,
-                closed: false,
                 feeding: None,
                 #[cfg(feature = "validate")]
                 outputs: None,
             }),
-            auth_transport: FetchTransport::new(
-                options.auth_fetch.or_else(|| options.fetch.clone()),
-            ),
-            transport: FetchTransport::new(options.fetch),
-            auth: options.auth,
+            queue: SharedQueue::default(),
+            host: options.host,
             input_handler: options.input_handler,
             observer: options.observer,
             gate: options.gate,
-            epoch,
         });
         Client { inner }
     }
 
     /// Creates a client and connects it.
     pub async fn connect(
-        mut options: ClientOptions,
-    ) -> Result<(Client, ServerInfo), ProtocolError> {
-        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
+        mut options: ClientOptions<H>,
+    ) -> Result<(Client<H>, ServerInfo), ProtocolError> {
+        options.session.unix_epoch_ms = options.host.unix_ms();
         let session = Session::new(options.session.clone())?;
-        let client = Client::build(options, session, now_ms());
+        let client = Client::build(options, session);
         let op = client.start(|s, now| s.connect(now), None);
         client.wait(op).await?;
         let info = client.server_info().ok_or(ProtocolError::NotConnected)?;
@@ -805,7 +732,7 @@ impl Client {
     /// Signs in to the server at `options.session.endpoint` without connecting (its auth must
     /// be configured): resolves with who is signed in once tokens are stored.
     pub fn sign_in(
-        options: ClientOptions,
+        options: ClientOptions<H>,
     ) -> impl std::future::Future<Output = Result<Value, ProtocolError>> {
         Client::authorize(options, None)
     }
@@ -814,7 +741,7 @@ impl Client {
     /// process that may not be the one that started it (the pending request is read from the
     /// auth storage by `state`). Resolves with who is signed in; the tokens are stored.
     pub fn complete_authorization(
-        options: ClientOptions,
+        options: ClientOptions<H>,
         callback: &str,
     ) -> impl std::future::Future<Output = Result<Value, ProtocolError>> + '_ {
         Client::authorize(options, Some(callback))
@@ -823,12 +750,12 @@ impl Client {
     /// Both of the above, one body (one future type for every caller): a sign-in, or its end
     /// from `callback`.
     pub(crate) async fn authorize(
-        mut options: ClientOptions,
+        mut options: ClientOptions<H>,
         callback: Option<&str>,
     ) -> Result<Value, ProtocolError> {
-        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
+        options.session.unix_epoch_ms = options.host.unix_ms();
         let session = Session::new(options.session.clone())?;
-        let client = Client::build(options, session, now_ms());
+        let client = Client::build(options, session);
         let op = client.start(
             |s, now| match callback {
                 Some(cb) => s.complete_authorization(cb, now),
@@ -846,13 +773,13 @@ impl Client {
     /// Rebuilds a connected client from a [`SessionSnapshot`] without a round trip (a fresh
     /// isolate after eviction). The snapshot must be of `options.session.endpoint`.
     pub fn restore(
-        mut options: ClientOptions,
+        mut options: ClientOptions<H>,
         snapshot: SessionSnapshot,
-    ) -> Result<Client, ProtocolError> {
-        options.session.unix_epoch_ms = js_sys::Date::now() as u64;
-        let epoch = now_ms();
-        let session = Session::restore(options.session.clone(), snapshot, 0)?;
-        let client = Client::build(options, session, epoch);
+    ) -> Result<Client<H>, ProtocolError> {
+        options.session.unix_epoch_ms = options.host.unix_ms();
+        let now = options.host.now();
+        let session = Session::restore(options.session.clone(), snapshot, now)?;
+        let client = Client::build(options, session);
         pump(&client.inner);
         Ok(client)
     }
@@ -1002,8 +929,7 @@ impl Client {
 
     /// Waits until the auth host's storage queue ran empty.
     async fn auth_stored(&self) {
-        let host = self.inner.auth.clone();
-        if let Some(host) = host {
+        if let Some(host) = self.inner.host.auth() {
             host.all_stored().await;
         }
     }
@@ -1015,6 +941,32 @@ impl Client {
             .borrow_mut()
             .session
             .set_timeouts(request_ms, max_total_ms);
+    }
+
+    /// Starts closing the session without waiting (2025 era: the DELETE goes out when the
+    /// host runs its tasks): for a client being dropped.
+    pub fn close_later(&self) {
+        let _ = self.start(|s, now| s.close(now), None);
+    }
+
+    /// Milliseconds on the host's clock (the `now` the session is given).
+    pub fn now(&self) -> u64 {
+        self.inner.now()
+    }
+
+    /// The era of the session, once known.
+    pub fn era(&self) -> Option<crate::proto::session::Era> {
+        self.inner.state.borrow().session.era()
+    }
+
+    /// The protocol version the session speaks (or will offer first).
+    pub fn protocol_version(&self) -> String {
+        self.inner
+            .state
+            .borrow()
+            .session
+            .protocol_version()
+            .to_string()
     }
 
     /// What the server told about itself.
@@ -1045,16 +997,13 @@ impl Client {
     /// While one is open, streams that carry only notifications pause when the queue is full
     /// instead of losing items; items lost from other streams are reported as [`Notice::Gap`].
     pub fn notifications(&self) -> NotificationReader {
-        self.inner.state.borrow_mut().consumers += 1;
-        NotificationReader {
-            inner: self.inner.clone(),
-        }
+        self.inner.queue.reader()
     }
 
     /// How many notifications were dropped because the queue was full (each one also reported
     /// to the reader by a [`Notice::Gap`]).
     pub fn dropped_notifications(&self) -> u64 {
-        self.inner.state.borrow().dropped_notifications
+        self.inner.queue.dropped()
     }
 
     /// Whether the session is up (2025 era: also while a lost session is being replaced; false
@@ -1084,72 +1033,5 @@ impl Client {
     /// Whether the client was closed.
     pub fn is_closed(&self) -> bool {
         self.inner.state.borrow().session.is_closed()
-    }
-}
-
-/// One item a [`NotificationReader`] yields.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Notice {
-    /// A session event (notification, progress, diagnostic, tool rejected, closed...).
-    Event(Event),
-    /// `dropped` items were lost at this point: the queue was full.
-    Gap {
-        /// How many.
-        dropped: u64,
-    },
-}
-
-/// An open reader of a client's notifications ([`Client::notifications`]); dropping it closes
-/// it (and un-pauses the streams it held back).
-pub struct NotificationReader {
-    inner: Rc<Inner>,
-}
-
-impl NotificationReader {
-    /// The next item; `None` once the client is closed and the queue is drained.
-    pub fn next(&self) -> NextNotification {
-        NextNotification {
-            inner: self.inner.clone(),
-        }
-    }
-}
-
-impl Drop for NotificationReader {
-    fn drop(&mut self) {
-        {
-            let mut st = self.inner.state.borrow_mut();
-            st.consumers = st.consumers.saturating_sub(1);
-        }
-        wake_paused(&self.inner);
-    }
-}
-
-/// Future of [`NotificationReader::next`].
-pub struct NextNotification {
-    inner: Rc<Inner>,
-}
-
-impl Future for NextNotification {
-    type Output = Option<Notice>;
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Notice>> {
-        let mut st = self.inner.state.borrow_mut();
-        // Lost items were the oldest: the gap comes before everything still queued.
-        if st.gap > 0 {
-            let dropped = std::mem::take(&mut st.gap);
-            return Poll::Ready(Some(Notice::Gap { dropped }));
-        }
-        if let Some(e) = st.notifications.pop_front() {
-            let room = st.notifications.len() <= RESUME_AT;
-            drop(st);
-            if room {
-                wake_paused(&self.inner);
-            }
-            return Poll::Ready(Some(Notice::Event(e)));
-        }
-        if st.closed {
-            return Poll::Ready(None);
-        }
-        st.readers.push(cx.waker().clone());
-        Poll::Pending
     }
 }

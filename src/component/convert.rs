@@ -3,7 +3,6 @@
 
 use serde_json::Value;
 
-use super::driver::SeenProgress;
 use super::exports::client::Era as WitEra;
 use super::exports::client::{
     AuthError as WitAuthError, Error, ErrorKind, HttpStatusError, Notification, ProgressEvent,
@@ -11,6 +10,7 @@ use super::exports::client::{
     ServerInfo as WitServerInfo, ServerNotification, TimeoutError, Tool, ToolRejectedError,
     ToolResult, UnauthorizedError, UnsupportedVersionError,
 };
+use super::SeenProgress;
 use crate::proto::session::{Era, Event, ProtocolError, ServerInfo};
 
 /// A core error as the WIT `error` record: typed case, stable code, message.
@@ -269,6 +269,17 @@ pub fn notification(e: Event) -> Option<Notification> {
             }))
         }
         Event::Diagnostic { message } => Some(Notification::Diagnostic(message)),
+        // Who signed in, as the host's line (the tokens stay in the instance's store).
+        Event::Auth(crate::proto::auth::AuthEvent::SignedIn {
+            issuer,
+            scope,
+            token_type,
+            ..
+        }) => Some(Notification::Diagnostic(format!(
+            "signed in at {issuer} ({} token, scope {})",
+            token_type.scheme(),
+            scope.as_deref().unwrap_or("-")
+        ))),
         Event::Closed => Some(Notification::Closed),
         _ => None,
     }

@@ -1,34 +1,38 @@
 //! The WebAssembly component (wasm32-wasip2): the `mcp-edge:client/client` interface of
-//! `wit/client.wit`, implemented over the same sans-IO session as the JS surface.
+//! `wit/client.wit`, implemented over the same session driver as the JS surface.
 //!
 //! ```text
-//!   host ─► client.call-tool(name, args) ─► Session::request ─► Driver::run
+//!   host ─► client.call-tool(name, args) ─► block_on(Client::call_tool)
 //!                                              (wasi:http exchanges, wasi:io/poll, clock)
-//!   host ◄─ tool-result { result, progress events } ◄─ Event::Completed / Event::Progress
+//!   host ◄─ tool-result { result, progress events } ◄─ the call's result and progress callback
 //! ```
 //!
-//! Every export is synchronous: a call starts its operation on the session and drives all
-//! exchanges in flight until the operation completes (see [`driver`]). Build with
+//! Every export is synchronous: it starts its operation on the driver ([`Client`] over
+//! [`WasiHost`]) and runs the component's executor until the operation completes. Build with
 //! `cargo build --target wasm32-wasip2 --release --features component --lib`; the wasip2 target
 //! links the export bindings below into a component directly.
 
 pub mod auth;
 pub mod convert;
-pub mod driver;
-pub mod executor;
 pub mod input;
 pub mod pool;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 
 use crate::proto::uri::origin_or_whole;
 use serde_json::{Map, Value};
 
+use crate::client::{Client, ClientOptions, InputHandler, Notice, NotificationReader, Pending};
 use crate::proto::session::{
-    Era, ListKind, ProtocolChoice, ProtocolError, RequestOptions, Session, SessionConfig,
+    Era, ListKind, Progress, ProtocolChoice, ProtocolError, RequestOptions, SessionConfig,
 };
-use driver::{Driver, Outcome, StartFn};
+use crate::transport::wasi_executor::{block_on, sleep};
+use crate::transport::wasi_host::{WasiAuth, WasiHost};
 
 /// The exported interface's generated types.
 pub mod exports {
@@ -36,6 +40,25 @@ pub mod exports {
     pub use crate::bindings::exports::mcp_edge::client::client;
     /// `mcp-edge:client/pool`.
     pub use crate::bindings::exports::mcp_edge::client::pool;
+}
+
+/// The driver every client of the component runs.
+pub type WasiClient = Client<WasiHost>;
+
+/// Most progress events kept per call (a server may send any number).
+pub const MAX_PROGRESS_EVENTS: usize = 1024;
+
+/// One progress notification as the component saw it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeenProgress {
+    /// Progress so far.
+    pub progress: f64,
+    /// The total, when known.
+    pub total: Option<f64>,
+    /// The message, when sent.
+    pub message: Option<String>,
+    /// Arrival time, milliseconds on the client's clock.
+    pub at_ms: u64,
 }
 
 use exports::client::{
@@ -56,9 +79,22 @@ impl exports::client::Guest for Component {
     type Client = McpClient;
 }
 
-/// The `client` resource: one session and its driver.
+/// The `client` resource: one session's driver and the reader of its notifications.
 pub struct McpClient {
-    driver: RefCell<Driver>,
+    client: WasiClient,
+    notes: NotificationReader,
+    /// A notification taken while waiting for one, not yet handed to the host.
+    early: RefCell<Option<Notice>>,
+}
+
+impl Drop for McpClient {
+    /// Closes the session (2025 era: its DELETE goes out during the next export) so that no
+    /// stream of a dropped client stays open.
+    fn drop(&mut self) {
+        if !self.client.is_closed() {
+            self.client.close_later();
+        }
+    }
 }
 
 fn parse_object(text: &str, what: &str) -> Result<Value, Error> {
@@ -77,7 +113,7 @@ fn parse_object(text: &str, what: &str) -> Result<Value, Error> {
 fn config(
     url: &str,
     options: Option<ConnectOptions>,
-) -> Result<(SessionConfig, Option<auth::AuthHost>), Error> {
+) -> Result<(SessionConfig, Option<WasiAuth>), Error> {
     let mut cfg = SessionConfig::new(url);
     // A synchronous component reads nothing between calls: the 2025-era GET stream would only
     // pile up on the server. Notifications still arrive on each call's own response stream.
@@ -85,7 +121,7 @@ fn config(
     cfg.known_era = ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_or_whole(url)).copied());
     cfg.jitter_seed = seed();
     // Token expiry is absolute (it outlives this client in the instance's memory store).
-    cfg.unix_epoch_ms = auth::unix_ms();
+    cfg.unix_epoch_ms = crate::transport::wasi_host::unix_ms();
     let Some(o) = options else {
         input::declare(&mut cfg.capabilities);
         return Ok((cfg, None));
@@ -121,7 +157,7 @@ fn config(
     let host = match o.auth {
         Some(a) => {
             cfg.auth = Some(auth::config(&a).map_err(|e| convert::error(&ProtocolError::Auth(e)))?);
-            Some(auth::AuthHost::new(a.private_key_pem))
+            Some(WasiAuth::new(a.private_key_pem))
         }
         None => None,
     };
@@ -134,42 +170,129 @@ fn seed() -> u64 {
     crate::bindings::wasi::clocks::monotonic_clock::now() | 1
 }
 
-impl McpClient {
-    fn run(&self, start: StartFn) -> Outcome {
-        self.driver.borrow_mut().run(start)
-    }
+/// Runs `f` to its end on the executor; an operation that can make no more progress (nothing in
+/// flight, no timer) fails with a network error.
+fn run<T>(f: impl Future<Output = Result<T, ProtocolError>>) -> Result<T, Error> {
+    block_on(f)
+        .unwrap_or_else(|| {
+            Err(ProtocolError::Network(
+                "no exchange in flight and no timer pending for this operation".into(),
+            ))
+        })
+        .map_err(|e| convert::error(&e))
+}
 
-    fn value(&self, start: StartFn) -> Result<Value, Error> {
-        self.run(start).result.map_err(|e| convert::error(&e))
-    }
+/// The input handler of a client of `url`: the host-input import, or a refusal for what the host
+/// does not answer.
+fn input_handler(url: &str) -> InputHandler {
+    let endpoint = url.to_string();
+    Rc::new(move |req| {
+        let answer = input::answer(&req.method, &req.params, &endpoint);
+        Box::pin(std::future::ready(answer))
+    })
+}
 
-    fn list(&self, kind: ListKind) -> Result<Vec<Value>, Error> {
-        let result = self.value(Box::new(move |s: &mut Session, now| {
-            s.list_all(kind, RequestOptions::default(), now)
-        }))?;
-        convert::items(&result, kind.field())
+/// The driver options of a client with `cfg`.
+fn client_options(cfg: SessionConfig, auth: Option<WasiAuth>) -> ClientOptions<WasiHost> {
+    let handler = input_handler(&cfg.endpoint);
+    ClientOptions {
+        session: cfg,
+        host: WasiHost::new(auth),
+        input_handler: Some(handler),
+        observer: None,
+        gate: None,
     }
 }
 
-fn call_start(
+/// A started `tools/call` and what its progress callback records.
+struct StartedCall {
     name: String,
-    arguments_json: &str,
-    options: Option<CallOptions>,
-) -> Result<StartFn, Error> {
-    let arguments = parse_object(arguments_json, "arguments-json")?;
-    let opts = RequestOptions {
-        timeout_ms: options.as_ref().and_then(|o| o.timeout_ms),
-        progress: options.as_ref().and_then(|o| o.progress).unwrap_or(true),
-        ..RequestOptions::default()
-    };
-    Ok(Box::new(move |s: &mut Session, now| {
-        s.request(
-            "tools/call",
-            serde_json::json!({"name": name, "arguments": arguments}),
-            opts,
-            now,
-        )
-    }))
+    pending: Pending,
+    seen: Rc<RefCell<Vec<SeenProgress>>>,
+}
+
+impl McpClient {
+    fn list(&self, kind: ListKind) -> Result<Vec<Value>, Error> {
+        let result = run(self.client.list_all(kind, RequestOptions::default()))?;
+        convert::items(&result, kind.field())
+    }
+
+    fn value(&self, method: &str, params: Value) -> Result<Value, Error> {
+        run(self
+            .client
+            .request(method, params, RequestOptions::default()))
+    }
+
+    /// Starts a `tools/call` (progress recorded with its arrival time when asked for).
+    fn start_call(
+        &self,
+        name: String,
+        arguments_json: &str,
+        options: Option<CallOptions>,
+    ) -> Result<StartedCall, Error> {
+        let arguments = parse_object(arguments_json, "arguments-json")?;
+        let opts = RequestOptions {
+            timeout_ms: options.as_ref().and_then(|o| o.timeout_ms),
+            ..RequestOptions::default()
+        };
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let progress = options.as_ref().and_then(|o| o.progress).unwrap_or(true);
+        let callback = progress.then(|| {
+            let (seen, clock) = (seen.clone(), self.client.clone());
+            let f: crate::client::ProgressFn = Rc::new(move |p: &Progress| {
+                let mut seen = seen.borrow_mut();
+                if seen.len() < MAX_PROGRESS_EVENTS {
+                    seen.push(SeenProgress {
+                        progress: p.progress,
+                        total: p.total,
+                        message: p.message.clone(),
+                        at_ms: clock.now(),
+                    });
+                }
+            });
+            f
+        });
+        let params = serde_json::json!({"name": name, "arguments": arguments});
+        let pending = self
+            .client
+            .start_request("tools/call", params, opts, callback);
+        Ok(StartedCall {
+            name,
+            pending,
+            seen,
+        })
+    }
+
+    /// Waits for a started call: its result (checked against the tool's `outputSchema` once the
+    /// tools were listed) and when it ended.
+    async fn finish_call(&self, call: &StartedCall) -> (Result<Value, ProtocolError>, u64) {
+        let result = self.client.call_tool(call.pending, &call.name).await;
+        (result, self.client.now())
+    }
+
+    /// The host's notifications, with a gap said as a diagnostic.
+    fn drain(&self) -> Vec<Notification> {
+        let mut out = Vec::new();
+        let waker = Waker::noop();
+        let mut cx = Context::from_waker(waker);
+        let mut early = self.early.borrow_mut().take();
+        loop {
+            let notice = match early.take() {
+                Some(n) => n,
+                None => match Pin::new(&mut self.notes.next()).poll(&mut cx) {
+                    Poll::Ready(Some(n)) => n,
+                    _ => break,
+                },
+            };
+            match notice {
+                Notice::Gap { dropped } => out.push(Notification::Diagnostic(format!(
+                    "{dropped} notifications were dropped because the queue was full"
+                ))),
+                Notice::Event(e) => out.extend(convert::notification(e)),
+            }
+        }
+        out
+    }
 }
 
 impl GuestClient for McpClient {
@@ -179,39 +302,39 @@ impl GuestClient for McpClient {
     ) -> Result<exports::client::Client, Error> {
         let listen = options.as_ref().and_then(|o| o.listen_json.clone());
         let (cfg, auth) = config(&url, options)?;
-        let session = Session::new(cfg).map_err(|e| convert::error(&e))?;
-        let mut driver = Driver::new(session, auth);
-        let outcome = driver.run(Box::new(|s: &mut Session, now| s.connect(now)));
-        outcome.result.map_err(|e| convert::error(&e))?;
+        let (client, _) = run(Client::connect(client_options(cfg, auth)))?;
         if let Some(text) = listen {
-            if driver.session().era() == Some(Era::Modern) {
-                driver.listen(parse_object(&text, "listen-json")?);
+            if client.era() == Some(Era::Modern) {
+                // The stream stays open; it moves whenever an export runs.
+                let _ = client.listen(parse_object(&text, "listen-json")?);
             }
         }
-        if let Some(era) = driver.session().era() {
+        if let Some(era) = client.era() {
             ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_or_whole(&url), era));
         }
+        let notes = client.notifications();
         Ok(exports::client::Client::new(McpClient {
-            driver: RefCell::new(driver),
+            client,
+            notes,
+            early: RefCell::new(None),
         }))
     }
 
     fn server_info(&self) -> WitServerInfo {
-        let driver = self.driver.borrow();
-        let session = driver.session();
-        match session.server_info() {
-            Some(info) => convert::server_info(info, session.session_id()),
+        let session_id = self.client.session_id();
+        match self.client.server_info() {
+            Some(info) => convert::server_info(&info, session_id.as_deref()),
             // Unreachable after a successful connect; answer with what the session knows.
             None => WitServerInfo {
                 era: exports::client::Era::Modern,
-                protocol_version: session.protocol_version().to_string(),
+                protocol_version: self.client.protocol_version(),
                 name: None,
                 version: None,
                 implementation_json: None,
                 capabilities_json: "{}".into(),
                 instructions: None,
                 supported_versions: Vec::new(),
-                session_id: session.session_id().map(str::to_string),
+                session_id,
             },
         }
     }
@@ -229,43 +352,67 @@ impl GuestClient for McpClient {
         arguments_json: String,
         options: Option<CallOptions>,
     ) -> Result<ToolResult, Error> {
-        let started = self.driver.borrow().now();
-        let outcome = self.run(call_start(name, &arguments_json, options)?);
-        let result = outcome.result.map_err(|e| convert::error(&e))?;
-        convert::tool_result(&result, &outcome.progress, started, outcome.at_ms)
+        let started = self.client.now();
+        let call = self.start_call(name, &arguments_json, options)?;
+        let (result, at_ms) = run(async {
+            let (r, at) = self.finish_call(&call).await;
+            r.map(|v| (v, at))
+        })?;
+        let seen = call.seen.borrow();
+        convert::tool_result(&result, &seen, started, at_ms)
     }
 
     fn call_tools(&self, calls: Vec<ToolCall>) -> Vec<Result<ToolResult, Error>> {
-        let started = self.driver.borrow().now();
+        let started = self.client.now();
         // Calls whose arguments do not parse fail alone; the others run together.
-        let mut slots: Vec<Result<usize, Error>> = Vec::with_capacity(calls.len());
-        let mut starts: Vec<StartFn> = Vec::new();
-        for call in calls {
-            match call_start(call.name, &call.arguments_json, call.options) {
-                Ok(start) => {
-                    slots.push(Ok(starts.len()));
-                    starts.push(start);
-                }
-                Err(e) => slots.push(Err(e)),
-            }
-        }
-        let mut outcomes: Vec<Option<Outcome>> = self
-            .driver
-            .borrow_mut()
-            .run_all(starts)
+        let started_calls: Vec<Result<StartedCall, Error>> = calls
             .into_iter()
-            .map(Some)
+            .map(|c| self.start_call(c.name, &c.arguments_json, c.options))
             .collect();
-        slots
+        type Finish<'a> = Pin<Box<dyn Future<Output = (Result<Value, ProtocolError>, u64)> + 'a>>;
+        let mut waiting: Vec<Option<Finish<'_>>> = started_calls
+            .iter()
+            .map(|c| {
+                c.as_ref()
+                    .ok()
+                    .map(|c| Box::pin(self.finish_call(c)) as Finish<'_>)
+            })
+            .collect();
+        let mut outcomes: Vec<Option<(Result<Value, ProtocolError>, u64)>> =
+            started_calls.iter().map(|_| None).collect();
+        let _ = block_on(std::future::poll_fn(|cx| {
+            // Every call is polled each time: each one's end is stamped when it completed.
+            for (slot, future) in outcomes.iter_mut().zip(waiting.iter_mut()) {
+                if let Some(f) = future {
+                    if let Poll::Ready(o) = f.as_mut().poll(cx) {
+                        *slot = Some(o);
+                        *future = None;
+                    }
+                }
+            }
+            if waiting.iter().all(Option::is_none) {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        }));
+        drop(waiting);
+        started_calls
             .into_iter()
-            .map(|slot| {
-                let index = slot?;
-                let outcome = outcomes
-                    .get_mut(index)
-                    .and_then(Option::take)
-                    .ok_or_else(|| convert::error(&ProtocolError::Closed))?;
-                let result = outcome.result.map_err(|e| convert::error(&e))?;
-                convert::tool_result(&result, &outcome.progress, started, outcome.at_ms)
+            .zip(outcomes)
+            .map(|(call, outcome)| {
+                let call = call?;
+                let (result, at_ms) = outcome.unwrap_or_else(|| {
+                    (
+                        Err(ProtocolError::Network(
+                            "no exchange in flight and no timer pending for this operation".into(),
+                        )),
+                        self.client.now(),
+                    )
+                });
+                let result = result.map_err(|e| convert::error(&e))?;
+                let seen = call.seen.borrow();
+                convert::tool_result(&result, &seen, started, at_ms)
             })
             .collect()
     }
@@ -278,14 +425,7 @@ impl GuestClient for McpClient {
     }
 
     fn read_resource(&self, uri: String) -> Result<Vec<ResourceContents>, Error> {
-        let result = self.value(Box::new(move |s: &mut Session, now| {
-            s.request(
-                "resources/read",
-                serde_json::json!({ "uri": uri }),
-                RequestOptions::default(),
-                now,
-            )
-        }))?;
+        let result = self.value("resources/read", serde_json::json!({ "uri": uri }))?;
         convert::resource_contents(&result)
     }
 
@@ -305,48 +445,44 @@ impl GuestClient for McpClient {
             .into_iter()
             .map(|(k, v)| (k, Value::String(v)))
             .collect();
-        let result = self.value(Box::new(move |s: &mut Session, now| {
-            s.request(
-                "prompts/get",
-                serde_json::json!({"name": name, "arguments": args}),
-                RequestOptions::default(),
-                now,
-            )
-        }))?;
+        let result = self.value(
+            "prompts/get",
+            serde_json::json!({"name": name, "arguments": args}),
+        )?;
         convert::prompt_result(&result)
     }
 
     fn request(&self, method: String, params_json: String) -> Result<String, Error> {
         let params = parse_object(&params_json, "params-json")?;
-        let result = self.value(Box::new(move |s: &mut Session, now| {
-            s.request(&method, params, RequestOptions::default(), now)
-        }))?;
-        Ok(result.to_string())
+        Ok(self.value(&method, params)?.to_string())
     }
 
     fn poll_notifications(&self, wait_ms: u64) -> Vec<Notification> {
-        self.driver.borrow_mut().read_for(wait_ms);
-        self.take_notifications()
+        if self.early.borrow().is_none() {
+            // Until a notification is queued or `wait_ms` passed (0: one pass over what
+            // already arrived).
+            let mut next = self.notes.next();
+            let mut timeout = sleep(wait_ms);
+            let got = block_on(std::future::poll_fn(|cx| {
+                if let Poll::Ready(n) = Pin::new(&mut next).poll(cx) {
+                    return Poll::Ready(n);
+                }
+                timeout.as_mut().poll(cx).map(|()| None)
+            }));
+            *self.early.borrow_mut() = got.flatten();
+        }
+        self.drain()
     }
 
     fn take_notifications(&self) -> Vec<Notification> {
-        let (events, dropped) = self.driver.borrow_mut().take_notifications();
-        let mut out: Vec<Notification> = Vec::with_capacity(events.len() + 1);
-        if dropped > 0 {
-            out.push(Notification::Diagnostic(format!(
-                "{dropped} notifications were dropped because the queue was full"
-            )));
-        }
-        out.extend(events.into_iter().filter_map(convert::notification));
-        out
+        self.drain()
     }
 
     fn close(&self) -> Result<(), Error> {
-        if self.driver.borrow().session().is_closed() {
+        if self.client.is_closed() {
             return Ok(());
         }
-        self.value(Box::new(|s: &mut Session, now| s.close(now)))
-            .map(|_| ())
+        run(self.client.close())
     }
 }
 

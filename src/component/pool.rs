@@ -1,14 +1,14 @@
 //! The `mcp-edge:client/pool` interface: the target-neutral [`PoolDriver`] (the one the JS and
-//! Rust `McpPool` run) on a component host: clients are [`Driver`]s over `wasi:http`, tasks and
-//! sleeps run on the component's [`executor`](super::executor), and every export drives them
-//! until its future completes.
+//! Rust `McpPool` run) on a component host: clients are the session driver over the WASI host,
+//! tasks and sleeps run on the component's executor, and every export drives them until its
+//! future completes.
 //!
 //! ```text
 //!   pool.connect-all ─► block_on(PoolDriver::connect_all)
-//!                          ├─ host.connect ─► Driver (registered) ─► OpFuture(connect)
-//!                          ├─ client.list_tools ─► OpFuture(list_all)
-//!                          └─ host.sleep (pool deadlines, backoff) ─► executor sleeps
-//!   executor wait ─► one wasi:io/poll over every client's exchanges, timers and sleeps
+//!                          ├─ host.connect ─► Client::connect (WasiHost)
+//!                          ├─ client.list_all(tools)
+//!                          └─ host.sleep (pool deadlines, backoff) ─► executor timers
+//!   executor wait ─► one wasi:io/poll over every exchange read waits on and the next timer
 //! ```
 
 use std::cell::{Cell, RefCell};
@@ -16,19 +16,17 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 
 use serde_json::{json, Value};
 
-use super::auth::{self, AuthHost};
-use super::driver::Driver;
-use super::executor::{self, block_on, OpFuture};
 use super::exports::client::Error;
 use super::exports::pool::{
     ExportFormat as WitFormat, Guest, GuestPool, InstructionsDelta, PoolCallOptions, PoolOptions,
 };
-use super::{convert, parse_object, seed, Component};
+use super::{client_options, convert, parse_object, seed, Component, WasiClient};
 use crate::bindings::wasi::clocks::monotonic_clock;
+use crate::client::{Client, Notice, NotificationReader};
 use crate::pool::driver::{
     ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost, PoolSetup,
     ServerTarget,
@@ -36,10 +34,11 @@ use crate::pool::driver::{
 use crate::pool::{OutboundGate, Policy, PoolError, Vars};
 use crate::proto::auth::AuthConfig;
 use crate::proto::session::{
-    Event, ListKind, ProtocolError, RequestOptions, ServerInfo, Session, SessionConfig,
+    Event, ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig,
 };
-use crate::schema::output::OutputSchemas;
 use crate::tools::ExportFormat;
+use crate::transport::wasi_executor::{self as executor, block_on};
+use crate::transport::wasi_host::WasiAuth;
 use crate::util::json::json_text;
 
 /// Most pool events kept until the host takes them; the oldest go first.
@@ -82,7 +81,7 @@ impl PoolHost for ComponentHost {
         // A component reads nothing between calls: the 2025-era GET stream would only pile up.
         cfg.open_get_stream = false;
         cfg.jitter_seed = seed();
-        cfg.unix_epoch_ms = auth::unix_ms();
+        cfg.unix_epoch_ms = crate::transport::wasi_host::unix_ms();
         if let Some(info) = &self.defaults.client_info {
             cfg.client_info = info.clone();
         }
@@ -110,97 +109,32 @@ impl PoolHost for ComponentHost {
             .and_then(|a| a.get("privateKeyPem"))
             .and_then(Value::as_str)
             .map(str::to_string);
-        let auth = session.auth.is_some().then(|| AuthHost::new(key));
+        let auth = session.auth.is_some().then(|| WasiAuth::new(key));
         Box::pin(async move {
-            let session = Session::new(session)?;
-            let driver = Rc::new(RefCell::new(Driver::new(session, auth)));
-            executor::register(&driver);
-            let outcome =
-                OpFuture::start(&driver, Box::new(|s: &mut Session, now| s.connect(now))).await;
-            outcome.result?;
-            let info = driver
-                .borrow()
-                .session()
-                .server_info()
-                .cloned()
-                .ok_or(PoolError::Protocol(ProtocolError::NotConnected))?;
-            let client = ComponentClient {
-                driver,
-                outputs: Rc::new(RefCell::new(None)),
-                signals: Rc::new(RefCell::new(VecDeque::new())),
-                lost_told: Rc::new(Cell::new(false)),
-            };
-            Ok((client, info))
+            let (client, info) = Client::connect(client_options(session, auth)).await?;
+            Ok((ComponentClient::new(client), info))
         })
     }
 }
 
-/// A pool member: one session's driver, its tools' output schemas, the signals its queued
-/// notifications carried that the pool has not taken yet, and whether the pool was told the
-/// session is lost.
+/// A pool member: one session's driver, the reader of its notifications, the signals they
+/// carried that the pool has not taken yet, and whether the pool was told the session is lost.
 #[derive(Clone)]
 pub struct ComponentClient {
-    driver: Rc<RefCell<Driver>>,
-    outputs: Rc<RefCell<Option<OutputSchemas>>>,
+    client: WasiClient,
+    notes: Rc<NotificationReader>,
     signals: Rc<RefCell<VecDeque<ClientSignal>>>,
     lost_told: Rc<Cell<bool>>,
 }
 
 impl ComponentClient {
-    async fn list_tools(&self) -> Result<Value, ProtocolError> {
-        let v = OpFuture::start(
-            &self.driver,
-            Box::new(|s: &mut Session, now| {
-                s.list_all(ListKind::Tools, RequestOptions::default(), now)
-            }),
-        )
-        .await
-        .result?;
-        let tools = v
-            .get("tools")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let errors = self
-            .outputs
-            .borrow_mut()
-            .get_or_insert_with(Default::default)
-            .update(&tools);
-        for (tool, e) in errors {
-            let message = format!(
-                "the outputSchema of {tool:?} does not compile ({e}); its results are not checked"
-            );
-            self.driver
-                .borrow_mut()
-                .notify(Event::Diagnostic { message });
+    fn new(client: WasiClient) -> Self {
+        ComponentClient {
+            notes: Rc::new(client.notifications()),
+            client,
+            signals: Rc::new(RefCell::new(VecDeque::new())),
+            lost_told: Rc::new(Cell::new(false)),
         }
-        Ok(v)
-    }
-
-    async fn call_tool(
-        &self,
-        tool: String,
-        arguments: Value,
-        timeout_ms: Option<u64>,
-    ) -> Result<Value, ProtocolError> {
-        if self.outputs.borrow().is_none() {
-            self.list_tools().await?;
-        }
-        let params = json!({"name": tool, "arguments": arguments});
-        let opts = RequestOptions {
-            timeout_ms,
-            ..RequestOptions::default()
-        };
-        let v = OpFuture::start(
-            &self.driver,
-            Box::new(move |s: &mut Session, now| s.request("tools/call", params, opts, now)),
-        )
-        .await
-        .result?;
-        if let Some(o) = &*self.outputs.borrow() {
-            o.check(&tool, &v)?;
-        }
-        Ok(v)
     }
 }
 
@@ -209,35 +143,18 @@ impl PoolClient for ComponentClient {
     type CallOptions = Option<u64>;
 
     fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>> {
-        let c = self.clone();
-        if kind == ListKind::Tools {
-            return Box::pin(async move { c.list_tools().await });
-        }
-        Box::pin(async move {
-            OpFuture::start(
-                &c.driver,
-                Box::new(move |s: &mut Session, now| {
-                    s.list_all(kind, RequestOptions::default(), now)
-                }),
-            )
-            .await
-            .result
-        })
+        let c = self.client.clone();
+        Box::pin(async move { c.list_all(kind, RequestOptions::default()).await })
     }
 
     fn probe(&self, timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>> {
-        let driver = self.driver.clone();
+        let c = self.client.clone();
         Box::pin(async move {
             let opts = RequestOptions {
                 timeout_ms: Some(timeout_ms),
                 ..RequestOptions::default()
             };
-            let outcome = OpFuture::start(
-                &driver,
-                Box::new(move |s: &mut Session, now| s.request("ping", json!({}), opts, now)),
-            )
-            .await;
-            match outcome.result {
+            match c.request("ping", json!({}), opts).await {
                 Ok(_) | Err(ProtocolError::Rpc { .. }) => Ok(()),
                 Err(ProtocolError::HttpStatus { status, .. }) if status < 500 => Ok(()),
                 Err(e) => Err(e),
@@ -246,16 +163,16 @@ impl PoolClient for ComponentClient {
     }
 
     fn is_connected(&self) -> bool {
-        self.driver.borrow().session().is_connected()
+        self.client.is_connected()
     }
 
     /// Pool members of the component keep no standing stream (work moves only while an export
     /// runs; see the table in docs/component.md): this resolves when the session is closed, which
     /// ends the pool's watcher of a retired client and lets the client go.
     fn listen(&self, _filter: Value) -> LocalFuture<Result<Value, ProtocolError>> {
-        let driver = self.driver.clone();
+        let c = self.client.clone();
         Box::pin(std::future::poll_fn(move |_| {
-            if driver.borrow().session().is_closed() {
+            if c.is_closed() {
                 Poll::Ready(Ok(Value::Null))
             } else {
                 Poll::Pending
@@ -271,23 +188,22 @@ impl PoolClient for ComponentClient {
     fn next_signal(&self) -> LocalFuture<Option<ClientSignal>> {
         let c = self.clone();
         Box::pin(std::future::poll_fn(move |_| {
-            let mut d = c.driver.borrow_mut();
-            if d.session().is_closed() {
+            if c.client.is_closed() {
                 return Poll::Ready(None);
             }
-            if !c.lost_told.get() && !d.session().is_connected() {
+            if !c.lost_told.get() && !c.client.is_connected() {
                 c.lost_told.set(true);
                 return Poll::Ready(Some(ClientSignal::Lost));
             }
-            let (events, _) = d.take_notifications();
+            let mut cx = Context::from_waker(Waker::noop());
             let mut signals = c.signals.borrow_mut();
-            for e in &events {
-                let Event::Notification { method, .. } = e else {
+            while let Poll::Ready(Some(notice)) = Pin::new(&mut c.notes.next()).poll(&mut cx) {
+                let Notice::Event(Event::Notification { method, .. }) = notice else {
                     continue;
                 };
                 // One pending change per list (at most three queued): a flood of them asks for
                 // one refresh, not one each.
-                match ClientSignal::from_notification(method) {
+                match ClientSignal::from_notification(&method) {
                     Some(signal) if !signals.contains(&signal) => signals.push_back(signal),
                     _ => {}
                 }
@@ -300,10 +216,7 @@ impl PoolClient for ComponentClient {
     }
 
     fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>) {
-        self.driver
-            .borrow_mut()
-            .session_mut()
-            .set_timeouts(request_ms, max_total_ms);
+        self.client.set_timeouts(request_ms, max_total_ms);
     }
 
     fn call_tool(
@@ -312,18 +225,26 @@ impl PoolClient for ComponentClient {
         arguments: Value,
         options: Option<u64>,
     ) -> LocalFuture<Result<Value, ProtocolError>> {
-        let c = self.clone();
+        let c = self.client.clone();
         let tool = tool.to_string();
-        Box::pin(async move { c.call_tool(tool, arguments, options).await })
+        Box::pin(async move {
+            c.ensure_output_schemas().await?;
+            let params = json!({"name": tool, "arguments": arguments});
+            let opts = RequestOptions {
+                timeout_ms: options,
+                ..RequestOptions::default()
+            };
+            let pending = c.start_request("tools/call", params, opts, None);
+            c.call_tool(pending, &tool).await
+        })
     }
 
     fn close(&self) -> LocalFuture<()> {
-        let driver = self.driver.clone();
+        let c = self.client.clone();
         Box::pin(async move {
-            if driver.borrow().session().is_closed() {
-                return;
+            if !c.is_closed() {
+                let _ = c.close().await;
             }
-            let _ = OpFuture::start(&driver, Box::new(|s: &mut Session, now| s.close(now))).await;
         })
     }
 }

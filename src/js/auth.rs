@@ -4,8 +4,8 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert::{from_js, get, get_fn, invalid_argument};
-use crate::client::AuthHost;
 use crate::proto::auth::AuthConfig;
+use crate::transport::js_auth::AuthHost;
 
 /// The core settings from `options.auth` (see [`AuthConfig::from_json`]); `None` without it.
 pub(super) fn auth_config(options: &JsValue) -> Result<Option<AuthConfig>, JsValue> {
@@ -32,7 +32,10 @@ pub(super) fn auth_host(
     if !a.is_object() {
         return Ok((None, None));
     }
-    Ok((Some(crate::client::auth_host(&a)), get_fn(&a, "fetch")?))
+    Ok((
+        Some(crate::transport::js_auth::auth_host(&a)),
+        get_fn(&a, "fetch")?,
+    ))
 }
 
 /// The `auth` of one pool server: the server's `auth` settings from the configuration (strings

@@ -14,11 +14,13 @@ use super::convert::{
     error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, promise, to_js,
 };
 use super::glue;
+use crate::api::FetchClient as Client;
+use crate::api::FetchOptions;
 use crate::api::{
     age_cache, connect_client, wait_op, CallOptions as RustCallOptions, CancelToken,
     ConnectOptions, HandlerFn, Handlers,
 };
-use crate::client::{Client, ClientOptions, Notice, NotificationReader, Traffic};
+use crate::client::{Notice, NotificationReader, Traffic};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{Era, Event, ListKind, RequestOptions, SessionConfig};
 
@@ -294,14 +296,12 @@ async fn run(
 pub(super) fn client_options(
     session: SessionConfig,
     options: &JsValue,
-) -> Result<ClientOptions, JsValue> {
-    let mut opts = connect_options(options)?.client_options(session, None);
-    let (auth, auth_fetch) = super::auth::auth_host(options)?;
-    if auth.is_some() {
-        opts.auth = auth;
-        opts.auth_fetch = auth_fetch;
+) -> Result<FetchOptions, JsValue> {
+    let mut connect = connect_options(options)?;
+    if let (Some(auth), auth_fetch) = super::auth::auth_host(options)? {
+        connect.set_auth_host(auth, auth_fetch);
     }
-    Ok(opts)
+    Ok(connect.client_options(session, None))
 }
 
 /// Cancels a token when a user's `AbortSignal` fires (at once if it already has); removes itself

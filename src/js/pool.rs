@@ -9,8 +9,8 @@ use wasm_bindgen::prelude::*;
 
 use super::client::{call_options, connect_options, session_config, CallOptions};
 use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, promise, to_js};
+use crate::api::FetchOptions;
 use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
-use crate::client::ClientOptions;
 use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
 use crate::pool::{Policy, PoolDriver, PoolError, Vars};
 use crate::proto::session::{ListKind, SessionConfig};
@@ -51,15 +51,14 @@ impl ClientFactory for JsClients {
         &self,
         session: SessionConfig,
         target: &ServerTarget<'_>,
-    ) -> Result<ClientOptions, PoolError> {
-        let mut options = connect_options(&self.base)
-            .map_err(bad_options)?
-            .client_options(session, None);
-        let (auth, auth_fetch) =
-            super::auth::auth_host(&self.auth_options(target)?).map_err(bad_options)?;
-        options.auth = auth;
-        options.auth_fetch = auth_fetch;
-        Ok(options)
+    ) -> Result<FetchOptions, PoolError> {
+        let mut connect = connect_options(&self.base).map_err(bad_options)?;
+        if let (Some(auth), auth_fetch) =
+            super::auth::auth_host(&self.auth_options(target)?).map_err(bad_options)?
+        {
+            connect.set_auth_host(auth, auth_fetch);
+        }
+        Ok(connect.client_options(session, None))
     }
 }
 

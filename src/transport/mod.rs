@@ -13,21 +13,33 @@
 //! `ReadableStream` reader and an `AbortController` per request; `timer` gives global-scope
 //! timers, `webcrypto` the ES256 keys of OAuth. In the WASI component (`wasm32-wasip2`, feature
 //! `component`), `wasi` moves the bytes over `wasi:http` and `es256` signs with RustCrypto `p256`.
-//! The error type and the CORS diagnosis are target-independent and tested natively.
+//! [`host::Host`] is what the session driver asks of a target; `fetch_host` implements it over
+//! the fetch transport and the global timers. The error type, the host trait and the CORS
+//! diagnosis are target-independent and tested natively.
 
 pub mod cors;
 pub mod error;
+pub mod host;
 pub mod utf8;
 
 pub use error::TransportError;
+pub use host::{AbortSwitch, AuthHost, Host, HostResponse};
 
 #[cfg(all(target_os = "wasi", feature = "component"))]
 pub mod es256;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod fetch;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub mod fetch_host;
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub(crate) mod js;
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub mod js_auth;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub mod timer;
 #[cfg(all(target_os = "wasi", feature = "component"))]
 pub mod wasi;
+#[cfg(all(target_os = "wasi", feature = "component"))]
+pub mod wasi_executor;
+#[cfg(all(target_os = "wasi", feature = "component"))]
+pub mod wasi_host;

@@ -11,6 +11,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use js_sys::{Function, Promise};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -79,6 +80,47 @@ impl Drop for Timeout {
             if let Some(clear) = global_function("clearTimeout") {
                 let _ = clear.call1(&js_sys::global(), &self.id);
             }
+        }
+    }
+}
+
+/// A callback scheduled with the global `setTimeout`, cleared when dropped (the driver's timer:
+/// [`super::host::Host::timer`]).
+pub struct Callback {
+    id: JsValue,
+    _callback: Closure<dyn FnMut()>,
+}
+
+impl Callback {
+    /// Calls `f` after `delay_ms` (clamped to `2^31 - 1`). `None` if the scope has no
+    /// `setTimeout` or it threw.
+    pub fn start(delay_ms: u64, f: impl FnOnce() + 'static) -> Option<Callback> {
+        let set = global_function("setTimeout")?;
+        let mut f = Some(f);
+        let callback = Closure::<dyn FnMut()>::new(move || {
+            if let Some(f) = f.take() {
+                f();
+            }
+        });
+        let delay = JsValue::from(
+            u32::try_from(delay_ms)
+                .unwrap_or(MAX_DELAY_MS)
+                .min(MAX_DELAY_MS),
+        );
+        let id = set
+            .call2(&js_sys::global(), callback.as_ref().unchecked_ref(), &delay)
+            .ok()?;
+        Some(Callback {
+            id,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for Callback {
+    fn drop(&mut self) {
+        if let Some(clear) = global_function("clearTimeout") {
+            let _ = clear.call1(&js_sys::global(), &self.id);
         }
     }
 }

@@ -165,6 +165,12 @@ impl WasiExchange {
         })
     }
 
+    /// An exchange that is over: what an aborted one is replaced with (dropping the old one's
+    /// resources, child first, aborts its request).
+    pub fn done() -> Self {
+        WasiExchange { state: State::Done }
+    }
+
     /// What to wait on; `None` once the exchange is over.
     pub fn pollable(&self) -> Option<&Pollable> {
         match &self.state {
