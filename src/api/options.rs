@@ -334,6 +334,7 @@ impl ConnectOptions {
                 f
             }),
             gate,
+            on_event: None,
         }
     }
 }

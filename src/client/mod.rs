@@ -29,7 +29,7 @@ use crate::proto::auth::AuthError;
 use crate::proto::http::{HttpRequest, ResponseHead};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{
-    Event, ExchangeId, InputId, ListKind, OpId, Progress, ProtocolError, RequestOptions,
+    Event, ExchangeId, Framing, InputId, ListKind, OpId, Progress, ProtocolError, RequestOptions,
     ServerInfo, Session, SessionConfig, SessionSnapshot, TransportFailure,
 };
 use crate::runtime::OutboundGate;
@@ -58,6 +58,9 @@ pub struct InputRequest {
     pub method: String,
     /// The request params.
     pub params: Value,
+    /// The operation it belongs to (2026-07-28 MRTR rounds); `None` for a 2025-era server
+    /// request, which names none.
+    pub op: Option<OpId>,
 }
 
 /// What the traffic observer sees (for inspectors such as the playground's traffic panel).
@@ -91,7 +94,20 @@ pub enum Traffic {
         /// Why it ended early, if it did.
         error: Option<String>,
     },
+    /// stdio framing: a line written to the server's stdin.
+    LineOut {
+        /// The line, with its `\n`.
+        line: Vec<u8>,
+    },
+    /// stdio framing: bytes the server wrote to stdout.
+    StdoutIn {
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
 }
+
+/// Sees every session event before the driver handles it (test harnesses, transcripts).
+pub type EventTap = Box<dyn Fn(&Event)>;
 
 /// A traffic observer.
 pub type TrafficFn = Box<dyn Fn(&Traffic)>;
@@ -110,6 +126,8 @@ pub struct ClientOptions<H> {
     /// A bound on concurrent exchanges shared with other clients (a pool in edge mode): each
     /// exchange holds a permit from before its `fetch` until its body ends.
     pub gate: Option<OutboundGate>,
+    /// Sees every session event first.
+    pub on_event: Option<EventTap>,
 }
 
 struct State<H: Host> {
@@ -135,6 +153,7 @@ struct Inner<H: Host> {
     input_handler: Option<InputHandler>,
     observer: Option<TrafficFn>,
     gate: Option<OutboundGate>,
+    on_event: Option<EventTap>,
 }
 
 /// A connected MCP client. Cheap to clone (shared handle).
@@ -187,8 +206,12 @@ impl<H: Host> Inner<H> {
 /// Moves everything the session wants done; call after every input to the session.
 fn pump<H: Host>(inner: &Rc<Inner<H>>) {
     loop {
-        let (transmits, aborts, events) = {
+        let (lines, transmits, aborts, events) = {
             let mut st = inner.state.borrow_mut();
+            let mut l = Vec::new();
+            while let Some(x) = st.session.poll_line() {
+                l.push(x);
+            }
             let mut t = Vec::new();
             while let Some(x) = st.session.poll_transmit() {
                 t.push(x);
@@ -201,10 +224,17 @@ fn pump<H: Host>(inner: &Rc<Inner<H>>) {
             while let Some(x) = st.session.poll_event() {
                 e.push(x);
             }
-            (t, a, e)
+            (l, t, a, e)
         };
-        if transmits.is_empty() && aborts.is_empty() && events.is_empty() {
+        if lines.is_empty() && transmits.is_empty() && aborts.is_empty() && events.is_empty() {
             break;
+        }
+        for line in lines {
+            inner.observe(Traffic::LineOut { line: line.clone() });
+            if let Err(e) = inner.host.write_line(line) {
+                let message = format!("writing to the server's stdin failed: {e}");
+                queue_notification(inner, Event::Diagnostic { message });
+            }
         }
         let aborted = !aborts.is_empty();
         for ex in aborts {
@@ -258,6 +288,9 @@ fn pump<H: Host>(inner: &Rc<Inner<H>>) {
 }
 
 fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
+    if let Some(tap) = &inner.on_event {
+        tap(&event);
+    }
     match event {
         Event::Completed { op, result } => {
             let (waiter, _progress) = {
@@ -300,10 +333,10 @@ fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
         }
         Event::InputRequest {
             input,
+            op,
             method,
             params,
-            ..
-        } => answer_input(inner, input, method, params),
+        } => answer_input(inner, input, InputRequest { method, params, op }),
         Event::Auth(e) => auth_event(inner, e),
         other => queue_notification(inner, other),
     }
@@ -464,6 +497,32 @@ fn auth_event<H: Host>(inner: &Rc<Inner<H>>, event: crate::proto::auth::AuthEven
     }
 }
 
+/// stdio framing: feeds what the server writes to stdout to the session until stdout ends.
+async fn read_stdout<H: Host>(inner: Rc<Inner<H>>) {
+    loop {
+        let read = inner.host.read_stdout().await;
+        let now = inner.now();
+        match read {
+            Ok(bytes) => {
+                inner.observe(Traffic::StdoutIn {
+                    bytes: bytes.clone(),
+                });
+                inner.state.borrow_mut().session.handle_stdio(&bytes, now);
+                pump(&inner);
+            }
+            Err(reason) => {
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .handle_stdio_closed(&reason, now);
+                pump(&inner);
+                return;
+            }
+        }
+    }
+}
+
 /// Runs `task` (given its own handle on the driver) on the host.
 fn spawn_with<H: Host, F: Future<Output = ()> + 'static>(
     inner: &Rc<Inner<H>>,
@@ -472,11 +531,11 @@ fn spawn_with<H: Host, F: Future<Output = ()> + 'static>(
     inner.host.spawn(Box::pin(task(inner.clone())));
 }
 
-fn answer_input<H: Host>(inner: &Rc<Inner<H>>, input: InputId, method: String, params: Value) {
+fn answer_input<H: Host>(inner: &Rc<Inner<H>>, input: InputId, request: InputRequest) {
     let Some(handler) = inner.input_handler.clone() else {
         let error = ErrorObject {
             code: crate::proto::jsonrpc::codes::METHOD_NOT_FOUND,
-            message: format!("this client has no handler for {method}"),
+            message: format!("this client has no handler for {}", request.method),
             data: None,
         };
         let now = inner.now();
@@ -488,7 +547,7 @@ fn answer_input<H: Host>(inner: &Rc<Inner<H>>, input: InputId, method: String, p
         return;
     };
     spawn_with(inner, move |inner| async move {
-        let answer = handler(InputRequest { method, params }).await;
+        let answer = handler(request).await;
         let now = inner.now();
         // The op may have ended meanwhile: then the input is unknown, which is fine.
         let _ = inner
@@ -712,7 +771,11 @@ impl<H: Host> Client<H> {
             input_handler: options.input_handler,
             observer: options.observer,
             gate: options.gate,
+            on_event: options.on_event,
         });
+        if inner.state.borrow().session.config().framing == Framing::Stdio {
+            spawn_with(&inner, read_stdout);
+        }
         Client { inner }
     }
 
@@ -947,6 +1010,11 @@ impl<H: Host> Client<H> {
     /// host runs its tasks): for a client being dropped.
     pub fn close_later(&self) {
         let _ = self.start(|s, now| s.close(now), None);
+    }
+
+    /// Operations started and not yet completed (for inspection).
+    pub fn pending_ops(&self) -> usize {
+        self.inner.state.borrow().session.pending_ops()
     }
 
     /// Milliseconds on the host's clock (the `now` the session is given).

@@ -201,6 +201,7 @@ fn client_options(cfg: SessionConfig, auth: Option<WasiAuth>) -> ClientOptions<W
         input_handler: Some(handler),
         observer: None,
         gate: None,
+        on_event: None,
     }
 }
 

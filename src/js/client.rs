@@ -177,6 +177,8 @@ fn traffic_observer(options: &JsValue) -> Result<Option<impl Fn(&Traffic) + 'sta
                 }
                 json!({"type": "end", "exchange": exchange, "error": error})
             }
+            // stdio framing never runs in a JS scope.
+            Traffic::LineOut { .. } | Traffic::StdoutIn { .. } => return,
         };
         let _ = f.call1(&JsValue::NULL, &to_js(&v));
     }))

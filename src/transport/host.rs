@@ -62,6 +62,21 @@ pub trait Host: 'static {
 
     /// The authorization host, when the session has OAuth configured and the host answers it.
     fn auth(&self) -> Option<&Self::Auth>;
+
+    /// stdio framing: writes one line (ending in `\n`) to the server's stdin. Hosts that start
+    /// no processes refuse.
+    fn write_line(&self, line: Vec<u8>) -> Result<(), TransportError> {
+        let _ = line;
+        Err(TransportError::Unsupported {
+            message: "this host has no stdio transport".into(),
+        })
+    }
+
+    /// stdio framing: the next bytes the server wrote to stdout; `Err` with the reason once
+    /// stdout ended or failed (the process exited, its stderr's last lines).
+    async fn read_stdout(&self) -> Result<Vec<u8>, String> {
+        Err("this host has no stdio transport".into())
+    }
 }
 
 /// One exchange's abort switch.
