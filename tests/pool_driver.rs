@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll, Wake, Waker};
 
+use mcp_edge::client::config::ClientConfig;
 use mcp_edge::pool::config::{PoolConfig, Vars};
 use mcp_edge::pool::driver::{ClientSignal, LocalFuture, PoolClient, PoolHost, ServerTarget};
 use mcp_edge::pool::{
@@ -232,7 +233,7 @@ type Answer = Result<Value, ProtocolError>;
 impl PoolClient for FakeClient {
     type CallOptions = Answer;
 
-    fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>> {
+    fn list(&self, kind: ListKind, _: Option<u64>) -> LocalFuture<Result<Value, ProtocolError>> {
         self.remote
             .lists
             .borrow_mut()
@@ -277,8 +278,6 @@ impl PoolClient for FakeClient {
     fn next_signal(&self) -> LocalFuture<Option<ClientSignal>> {
         Box::pin(NextSignal(self.clone()))
     }
-
-    fn set_timeouts(&self, _: Option<u64>, _: Option<u64>) {}
 
     fn call_tool(&self, tool: &str, arguments: Value, answer: Answer) -> LocalFuture<Answer> {
         self.calls.borrow_mut().push((tool.to_string(), arguments));
@@ -327,13 +326,9 @@ impl PoolHost for FakeHost {
         self.exec.sleep(ms)
     }
 
-    fn session_config(
-        &self,
-        url: &str,
-        target: &ServerTarget<'_>,
-    ) -> Result<SessionConfig, PoolError> {
-        let mut c = SessionConfig::new(url);
-        c.headers = vec![("x-base".into(), "1".into())];
+    fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError> {
+        let mut c = ClientConfig::default();
+        c.set_header("x-base", "1");
         c.auth = target
             .auth
             .map(AuthConfig::from_json)
@@ -604,7 +599,7 @@ fn a_hanging_and_a_failing_server_stay_isolated_from_a_healthy_one() {
     assert!(!gated);
     assert!(good.headers.contains(&("x-base".into(), "server".into())));
     assert!(good.headers.contains(&("x-token".into(), "t".into())));
-    assert_eq!(good.request_timeout_ms, Some(30_000));
+    assert_eq!(good.connect_timeout_ms, Some(30_000));
     assert!(good.open_get_stream);
 }
 

@@ -610,6 +610,34 @@ fn inactivity_timeout_fires_without_progress() {
     );
 }
 
+/// A connect deadline bounds the connect as a whole: discovery that stalls, then the 2025-era
+/// fallback that stalls too, end at the deadline however long the request timeout is.
+#[test]
+fn the_connect_deadline_bounds_every_step_of_the_connect() {
+    let mut c = cfg();
+    c.request_timeout_ms = Some(60_000);
+    c.connect_timeout_ms = Some(1500);
+    let server = |req: &mcp_edge::proto::http::HttpRequest| match method_of(req).as_str() {
+        // Not a 2026 server: the client falls back to `initialize`, which never answers.
+        "server/discover" => Reply::status(400, "unknown method"),
+        _ => Reply::sse_raw("").open(),
+    };
+    let mut p = Pair::new(c, server);
+    let op = p.session.connect(0);
+    p.pump();
+    p.advance(1499);
+    assert!(p.completed(op).is_none());
+    assert!(p.methods().contains(&"initialize".to_string()));
+    p.advance(1);
+    assert!(
+        matches!(p.err(op), ProtocolError::Timeout { after_ms: 1500, .. }),
+        "{:?}",
+        p.err(op)
+    );
+    // Later requests keep the request timeout.
+    assert_eq!(p.session.config().request_timeout_ms, Some(60_000));
+}
+
 #[test]
 fn config_rejects_inner_timeout_above_outer() {
     let mut c = cfg();

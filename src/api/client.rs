@@ -5,13 +5,14 @@ use serde_json::{json, Value};
 
 use super::call::{self, wait_op, Call};
 use super::cancel::CancelToken;
-use super::options::{learn_era, ConnectOptions};
+use super::options::ConnectOptions;
 use super::stream::Notifications;
 use super::types::{
     typed, CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate,
     Tool,
 };
 use super::FetchClient as Client;
+use crate::client::config::learn_era;
 use crate::proto::session::{
     Era, ListKind, ProtocolChoice, ProtocolError, RequestOptions, ServerInfo, SessionSnapshot,
 };

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::call::{self, Call, CallOptions};
 use super::options::ConnectOptions;
 use super::{FetchClient as Client, FetchOptions};
+use crate::client::config::ClientConfig;
 use crate::client::{Notice, NotificationReader};
 use crate::pool::driver::{
     CallOutcome, ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost,
@@ -45,9 +46,17 @@ impl PoolConn {
 impl PoolClient for PoolConn {
     type CallOptions = CallOptions;
 
-    fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>> {
+    fn list(
+        &self,
+        kind: ListKind,
+        timeout_ms: Option<u64>,
+    ) -> LocalFuture<Result<Value, ProtocolError>> {
         let client = self.client.clone();
-        Box::pin(async move { client.list_all(kind, RequestOptions::default()).await })
+        let opts = RequestOptions {
+            timeout_ms,
+            ..RequestOptions::default()
+        };
+        Box::pin(async move { client.list_all(kind, opts).await })
     }
 
     fn probe(&self, timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>> {
@@ -97,10 +106,6 @@ impl PoolClient for PoolConn {
         })
     }
 
-    fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>) {
-        Client::set_timeouts(&self.client, request_ms, max_total_ms);
-    }
-
     fn call_tool(
         &self,
         tool: &str,
@@ -122,12 +127,8 @@ impl PoolClient for PoolConn {
 
 /// Where a fetch-backed pool gets each client's options from.
 pub(crate) trait ClientFactory: 'static {
-    /// The session configuration every server starts from.
-    fn session_config(
-        &self,
-        url: &str,
-        target: &ServerTarget<'_>,
-    ) -> Result<SessionConfig, PoolError>;
+    /// The client configuration every server starts from, with `target`'s OAuth settings.
+    fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError>;
     /// The driver options of one client (a fresh traffic observer per client).
     fn client_options(
         &self,
@@ -139,19 +140,16 @@ pub(crate) trait ClientFactory: 'static {
 impl ClientFactory for ConnectOptions {
     /// A server's `auth` entry replaces the options' OAuth settings for that server (the auth
     /// host, its storage and keys, stays the options' one).
-    fn session_config(
-        &self,
-        url: &str,
-        target: &ServerTarget<'_>,
-    ) -> Result<SessionConfig, PoolError> {
-        let mut session = ConnectOptions::session_config(self, url).map_err(PoolError::from)?;
+    fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError> {
+        let mut config = ConnectOptions::client_config(self);
         if let Some(auth) = target.auth {
-            let config = crate::proto::auth::AuthConfig::from_json(auth).map_err(|e| {
-                PoolError::InvalidOption(format!("server {:?}: auth: {e}", target.name))
-            })?;
-            session.auth = Some(config);
+            config.auth = Some(
+                crate::proto::auth::AuthConfig::from_json(auth).map_err(|e| {
+                    PoolError::InvalidOption(format!("server {:?}: auth: {e}", target.name))
+                })?,
+            );
         }
-        Ok(session)
+        Ok(config)
     }
 
     fn client_options(
@@ -199,12 +197,8 @@ impl<F: ClientFactory> PoolHost for FetchHost<F> {
         }
     }
 
-    fn session_config(
-        &self,
-        url: &str,
-        target: &ServerTarget<'_>,
-    ) -> Result<SessionConfig, PoolError> {
-        self.factory.session_config(url, target)
+    fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError> {
+        self.factory.client_config(target)
     }
 
     fn connect(

@@ -11,6 +11,7 @@
 //!   poll_event   ─► op waiters, progress callbacks, input handler, notification queue
 //! ```
 
+pub mod config;
 mod oneshot;
 mod queue;
 

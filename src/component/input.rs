@@ -26,14 +26,8 @@ const KINDS: [(InputKind, &str, &str); 3] = [
 
 /// Makes `capabilities` declare exactly the kinds the host answers: adds `{}` for a supported
 /// kind the caller did not describe, removes a kind the host cannot answer.
-pub fn declare(capabilities: &mut Value) {
+pub fn declare(caps: &mut Map<String, Value>) {
     let supported = host_input::supported();
-    if !capabilities.is_object() {
-        *capabilities = Value::Object(Map::new());
-    }
-    let Some(caps) = capabilities.as_object_mut() else {
-        return;
-    };
     for (kind, key, _) in KINDS {
         if supported.contains(&kind) {
             caps.entry(key).or_insert_with(|| json!({}));

@@ -18,18 +18,17 @@ pub mod input;
 pub mod pool;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
-use crate::proto::uri::origin_or_whole;
 use serde_json::{Map, Value};
 
+use crate::client::config::{learn_era, ClientConfig, Limits, Timeouts};
 use crate::client::{Client, ClientOptions, InputHandler, Notice, NotificationReader, Pending};
 use crate::proto::session::{
-    Era, ListKind, Progress, ProtocolChoice, ProtocolError, RequestOptions, SessionConfig,
+    Era, ListKind, Progress, ProtocolError, RequestOptions, SessionConfig,
 };
 use crate::transport::wasi_executor::{block_on, sleep};
 use crate::transport::wasi_host::{WasiAuth, WasiHost};
@@ -65,12 +64,6 @@ use exports::client::{
     CallOptions, ConnectOptions, Error, GuestClient, Notification, Prompt, PromptResult, Resource,
     ResourceContents, ServerInfo as WitServerInfo, Tool, ToolCall, ToolResult,
 };
-
-thread_local! {
-    /// The era detected per origin, for later connections in this instance (MCP 2026-07-28
-    /// `basic/versioning`: clients SHOULD cache the result for the lifetime of the origin).
-    static ERA_BY_ORIGIN: RefCell<HashMap<String, Era>> = RefCell::new(HashMap::new());
-}
 
 /// The component's export type.
 pub struct Component;
@@ -109,58 +102,55 @@ fn parse_object(text: &str, what: &str) -> Result<Value, Error> {
     }
 }
 
-/// The session configuration and, with OAuth, the client's private key for `private_key_jwt`.
+/// The WIT `connect-options` as the client's configuration, and, with OAuth, the client's
+/// authorization host (its private key for `private_key_jwt`).
 fn config(
     url: &str,
     options: Option<ConnectOptions>,
 ) -> Result<(SessionConfig, Option<WasiAuth>), Error> {
-    let mut cfg = SessionConfig::new(url);
-    // A synchronous component reads nothing between calls: the 2025-era GET stream would only
-    // pile up on the server. Notifications still arrive on each call's own response stream.
-    cfg.open_get_stream = false;
-    cfg.known_era = ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_or_whole(url)).copied());
-    cfg.jitter_seed = seed();
-    // Token expiry is absolute (it outlives this client in the instance's memory store).
-    cfg.unix_epoch_ms = crate::transport::wasi_host::unix_ms();
-    let Some(o) = options else {
-        input::declare(&mut cfg.capabilities);
-        return Ok((cfg, None));
-    };
-    cfg.headers = o
-        .headers
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| (k.to_ascii_lowercase(), v))
-        .collect();
-    if let Some(v) = o.protocol_version {
-        cfg.protocol = ProtocolChoice::Exact(v);
-        cfg.known_era = None;
-    }
-    if let Some(t) = o.request_timeout_ms {
-        cfg.request_timeout_ms = Some(t);
-    }
-    if let Some(t) = o.max_total_timeout_ms {
-        cfg.max_total_timeout_ms = Some(t);
-    }
-    if let Some(text) = o.client_info_json {
-        cfg.client_info = parse_object(&text, "client-info-json")?;
-    }
-    if let Some(text) = o.capabilities_json {
-        cfg.capabilities = parse_object(&text, "capabilities-json")?;
-    }
-    input::declare(&mut cfg.capabilities);
-    if let Some(text) = &o.listen_json {
-        parse_object(text, "listen-json")?;
-        // 2025 era: the GET stream is the standing stream.
-        cfg.open_get_stream = true;
-    }
-    let host = match o.auth {
-        Some(a) => {
-            cfg.auth = Some(auth::config(&a).map_err(|e| convert::error(&ProtocolError::Auth(e)))?);
-            Some(WasiAuth::new(a.private_key_pem))
+    let mut c = ClientConfig::default();
+    // A component moves only while an export runs: without `listen-json` no standing stream is
+    // kept. Notifications still arrive on each call's own response stream.
+    c.open_get_stream = Some(false);
+    c.jitter_seed = Some(seed());
+    let mut host = None;
+    if let Some(o) = options {
+        for (name, value) in o.headers.unwrap_or_default() {
+            c.set_header(&name, &value);
         }
-        None => None,
-    };
+        if let Some(v) = o.protocol_version {
+            c.set_protocol(&v);
+        }
+        c.timeouts = Timeouts {
+            inactivity_ms: o.request_timeout_ms,
+            total_ms: o.max_total_timeout_ms,
+            connect_ms: o.connect_timeout_ms,
+        };
+        let bytes = |n: Option<u64>| n.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+        c.limits = Limits {
+            max_event_bytes: bytes(o.max_event_bytes),
+            max_body_bytes: bytes(o.max_body_bytes),
+        };
+        if let Some(text) = o.client_info_json {
+            c.client_info = Some(parse_object(&text, "client-info-json")?);
+        }
+        if let Some(text) = o.capabilities_json {
+            if let Value::Object(m) = parse_object(&text, "capabilities-json")? {
+                c.capabilities = m;
+            }
+        }
+        if let Some(text) = &o.listen_json {
+            parse_object(text, "listen-json")?;
+            // 2025 era: the GET stream is the standing stream.
+            c.open_get_stream = Some(true);
+        }
+        if let Some(a) = o.auth {
+            c.auth = Some(auth::config(&a).map_err(|e| convert::error(&ProtocolError::Auth(e)))?);
+            host = Some(WasiAuth::new(a.private_key_pem));
+        }
+    }
+    input::declare(&mut c.capabilities);
+    let cfg = c.session_config(url).map_err(|e| convert::error(&e))?;
     Ok((cfg, host))
 }
 
@@ -302,6 +292,7 @@ impl GuestClient for McpClient {
         options: Option<ConnectOptions>,
     ) -> Result<exports::client::Client, Error> {
         let listen = options.as_ref().and_then(|o| o.listen_json.clone());
+        let pinned = options.as_ref().and_then(|o| o.protocol_version.clone());
         let (cfg, auth) = config(&url, options)?;
         let (client, _) = run(Client::connect(client_options(cfg, auth)))?;
         if let Some(text) = listen {
@@ -310,8 +301,8 @@ impl GuestClient for McpClient {
                 let _ = client.listen(parse_object(&text, "listen-json")?);
             }
         }
-        if let Some(era) = client.era() {
-            ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_or_whole(&url), era));
+        if let (Some(era), None) = (client.era(), pinned) {
+            learn_era(&url, era);
         }
         let notes = client.notifications();
         Ok(exports::client::Client::new(McpClient {

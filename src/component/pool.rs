@@ -26,6 +26,7 @@ use super::exports::pool::{
 };
 use super::{client_options, convert, parse_object, seed, Component, WasiClient};
 use crate::bindings::wasi::clocks::monotonic_clock;
+use crate::client::config::ClientConfig;
 use crate::client::{Client, Notice, NotificationReader};
 use crate::pool::driver::{
     ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost, PoolSetup,
@@ -44,17 +45,11 @@ use crate::util::json::json_text;
 /// Most pool events kept until the host takes them; the oldest go first.
 pub const MAX_QUEUED_EVENTS: usize = 256;
 
-/// The defaults every server of a pool starts from.
-#[derive(Debug, Clone, Default)]
-struct ClientDefaults {
-    client_info: Option<Value>,
-    request_timeout_ms: Option<u64>,
-}
-
 /// The pool host of the component: `wasi:http` clients, the executor's tasks and sleeps.
 pub struct ComponentHost {
     epoch_ns: u64,
-    defaults: ClientDefaults,
+    /// What every server of the pool starts from.
+    base: ClientConfig,
 }
 
 impl PoolHost for ComponentHost {
@@ -72,29 +67,15 @@ impl PoolHost for ComponentHost {
         executor::sleep(ms)
     }
 
-    fn session_config(
-        &self,
-        url: &str,
-        target: &ServerTarget<'_>,
-    ) -> Result<SessionConfig, PoolError> {
-        let mut cfg = SessionConfig::new(url);
-        // A component reads nothing between calls: the 2025-era GET stream would only pile up.
-        cfg.open_get_stream = false;
-        cfg.jitter_seed = seed();
-        cfg.unix_epoch_ms = crate::transport::wasi_host::unix_ms();
-        if let Some(info) = &self.defaults.client_info {
-            cfg.client_info = info.clone();
-        }
-        super::input::declare(&mut cfg.capabilities);
-        if let Some(t) = self.defaults.request_timeout_ms {
-            cfg.request_timeout_ms = Some(t);
-        }
+    fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError> {
+        let mut c = self.base.clone();
+        c.jitter_seed = Some(seed());
         if let Some(a) = target.auth {
-            cfg.auth = Some(AuthConfig::from_json(a).map_err(|e| {
+            c.auth = Some(AuthConfig::from_json(a).map_err(|e| {
                 PoolError::InvalidOption(format!("server {:?}: auth: {e}", target.name))
             })?);
         }
-        Ok(cfg)
+        Ok(c)
     }
 
     fn connect(
@@ -142,9 +123,17 @@ impl PoolClient for ComponentClient {
     /// The call's inactivity limit in milliseconds.
     type CallOptions = Option<u64>;
 
-    fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>> {
+    fn list(
+        &self,
+        kind: ListKind,
+        timeout_ms: Option<u64>,
+    ) -> LocalFuture<Result<Value, ProtocolError>> {
         let c = self.client.clone();
-        Box::pin(async move { c.list_all(kind, RequestOptions::default()).await })
+        let opts = RequestOptions {
+            timeout_ms,
+            ..RequestOptions::default()
+        };
+        Box::pin(async move { c.list_all(kind, opts).await })
     }
 
     fn probe(&self, timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>> {
@@ -213,10 +202,6 @@ impl PoolClient for ComponentClient {
                 None => Poll::Pending,
             }
         }))
-    }
-
-    fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>) {
-        self.client.set_timeouts(request_ms, max_total_ms);
     }
 
     fn call_tool(
@@ -291,9 +276,14 @@ pub struct McpPool {
     events: Rc<RefCell<VecDeque<String>>>,
 }
 
-fn setup(options: Option<PoolOptions>) -> Result<(PoolSetup, ClientDefaults), Error> {
+/// The pool's setup and the client configuration its servers start from, from the WIT
+/// `pool-options`.
+fn setup(options: Option<PoolOptions>) -> Result<(PoolSetup, ClientConfig), Error> {
     let mut s = PoolSetup::default();
-    let mut d = ClientDefaults::default();
+    let mut d = ClientConfig::default();
+    // A component reads nothing between calls: the 2025-era GET stream would only pile up.
+    d.open_get_stream = Some(false);
+    super::input::declare(&mut d.capabilities);
     let Some(o) = options else {
         return Ok((s, d));
     };
@@ -310,7 +300,7 @@ fn setup(options: Option<PoolOptions>) -> Result<(PoolSetup, ClientDefaults), Er
     if let Some(text) = o.client_info_json {
         d.client_info = Some(parse_object(&text, "client-info-json")?);
     }
-    d.request_timeout_ms = o.request_timeout_ms;
+    d.timeouts.inactivity_ms = o.request_timeout_ms;
     Ok((s, d))
 }
 
@@ -324,7 +314,7 @@ impl GuestPool for McpPool {
         options: Option<PoolOptions>,
     ) -> Result<super::exports::pool::Pool, Error> {
         let config = parse_object(&config_json, "config-json")?;
-        let (setup, defaults) = setup(options)?;
+        let (setup, base) = setup(options)?;
         let events: Rc<RefCell<VecDeque<String>>> = Rc::default();
         let queue = events.clone();
         let listener: EventFn = Rc::new(move |e: &DriverEvent| {
@@ -336,7 +326,7 @@ impl GuestPool for McpPool {
         });
         let host = ComponentHost {
             epoch_ns: monotonic_clock::now(),
-            defaults,
+            base,
         };
         let driver = setup
             .driver(host, &config, seed(), Some(listener))

@@ -59,7 +59,9 @@ pub(super) fn connect_options(options: &JsValue) -> Result<ConnectOptions, JsVal
                 _ => Err(invalid_argument("headers must map names to strings")),
             })
             .collect::<Result<Vec<(String, String)>, JsValue>>()?;
-        o = o.with_headers(pairs);
+        for (name, value) in pairs {
+            o = o.header(&name, &value);
+        }
     }
     let info = get(options, "clientInfo");
     if !info.is_undefined() {

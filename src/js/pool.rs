@@ -7,10 +7,11 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use super::client::{call_options, connect_options, session_config, CallOptions};
+use super::client::{call_options, connect_options, CallOptions};
 use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, promise, to_js};
 use crate::api::FetchOptions;
 use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
+use crate::client::config::ClientConfig;
 use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
 use crate::pool::{Policy, PoolDriver, PoolError, Vars};
 use crate::proto::session::{ListKind, SessionConfig};
@@ -35,16 +36,13 @@ impl JsClients {
 }
 
 impl ClientFactory for JsClients {
-    fn session_config(
-        &self,
-        url: &str,
-        target: &ServerTarget<'_>,
-    ) -> Result<SessionConfig, PoolError> {
-        let mut session = session_config(url, &self.base).map_err(bad_options)?;
+    fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError> {
+        let mut config = connect_options(&self.base)
+            .map_err(bad_options)?
+            .client_config();
         // OAuth per server: only a server whose entry has `auth` signs in.
-        session.auth =
-            super::auth::auth_config(&self.auth_options(target)?).map_err(bad_options)?;
-        Ok(session)
+        config.auth = super::auth::auth_config(&self.auth_options(target)?).map_err(bad_options)?;
+        Ok(config)
     }
 
     fn client_options(

@@ -82,6 +82,21 @@ pub struct DecoderConfig {
     pub max_event_bytes: usize,
 }
 
+impl DecoderConfig {
+    /// Bytes a line may hold beyond its event's data: the field name, its colon and a space
+    /// (`data: `), with room to spare.
+    pub const LINE_SLACK: usize = 64;
+
+    /// Limits for events of at most `max_event_bytes` of data: a line may hold a whole event
+    /// plus its field name ([`Self::LINE_SLACK`]), so events reach their own limit first.
+    pub fn for_events_of(max_event_bytes: usize) -> Self {
+        Self {
+            max_line_bytes: max_event_bytes.saturating_add(Self::LINE_SLACK),
+            max_event_bytes,
+        }
+    }
+}
+
 impl Default for DecoderConfig {
     fn default() -> Self {
         Self {

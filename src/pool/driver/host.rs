@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::client::config::ClientConfig;
 use crate::pool::{OutboundGate, PoolError};
 use crate::proto::session::{ListKind, ProtocolError, ServerInfo, SessionConfig};
 
@@ -25,15 +26,12 @@ pub trait PoolHost: 'static {
     /// underlying timer, so no timer outlives the pool's work (Workers, Node's event loop).
     fn sleep(&self, ms: u64) -> LocalFuture<()>;
 
-    /// The session configuration every server of the pool starts from (client info,
-    /// capabilities, default timeouts, ...), for the endpoint `url`. The driver then applies the
-    /// server's own entry (protocol, headers, connect deadline). `target` names the server and
-    /// carries its entry's `auth` object: the host turns it into the session's OAuth settings.
-    fn session_config(
-        &self,
-        url: &str,
-        target: &ServerTarget<'_>,
-    ) -> Result<SessionConfig, PoolError>;
+    /// The client configuration every server of the pool starts from (client info,
+    /// capabilities, default timeouts, limits, ...). The driver then applies the server's own
+    /// entry (protocol, headers, connect deadline) and writes the session configuration from
+    /// it. `target` names the server and carries its entry's `auth` object: the host turns it
+    /// into the OAuth settings.
+    fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError>;
 
     /// Connects a client with `session`. In edge mode `gate` bounds the outbound exchanges of
     /// every client of the pool together; the client must hold a permit per exchange.
@@ -87,8 +85,13 @@ pub trait PoolClient: Clone + 'static {
     /// Per-call options of this target (progress callback, cancellation, timeout).
     type CallOptions;
 
-    /// Lists every page of `kind`: the `{"tools": [...]}` (`prompts`, `resources`) object.
-    fn list(&self, kind: ListKind) -> LocalFuture<Result<Value, ProtocolError>>;
+    /// Lists every page of `kind`: the `{"tools": [...]}` (`prompts`, `resources`) object;
+    /// each request of it bounded by `timeout_ms` when given.
+    fn list(
+        &self,
+        kind: ListKind,
+        timeout_ms: Option<u64>,
+    ) -> LocalFuture<Result<Value, ProtocolError>>;
 
     /// Asks the server for any answer within `timeout_ms` (`ping`; a JSON-RPC error is an
     /// answer too, 2026-07-28 servers have no `ping`): the pool's liveness probe.
@@ -103,9 +106,6 @@ pub trait PoolClient: Clone + 'static {
 
     /// The next signal; `None` once the client is closed. One reader at a time (the pool's).
     fn next_signal(&self) -> LocalFuture<Option<ClientSignal>>;
-
-    /// Changes the per-request timeouts of later requests.
-    fn set_timeouts(&self, request_ms: Option<u64>, max_total_ms: Option<u64>);
 
     /// Calls `tool` and checks its `structuredContent` against the tool's `outputSchema`. A tool
     /// failure is an `Ok` result with `isError: true`.

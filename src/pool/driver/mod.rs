@@ -335,27 +335,24 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
                 return Err(PoolError::UnknownServer(attempt.server.clone()))
             }
         };
-        let timeout = attempt.deadline.saturating_sub(inner.host.now()).max(1);
+        let left = || Some(attempt.deadline.saturating_sub(inner.host.now()).max(1));
         let target = ServerTarget {
             name: &attempt.server,
             auth: config.auth.as_ref(),
         };
-        let mut session = inner.host.session_config(&url, &target)?;
-        let defaults = (session.request_timeout_ms, session.max_total_timeout_ms);
-        session.protocol = config.protocol.clone();
+        let mut client_config = inner.host.client_config(&target)?;
+        client_config.protocol = config.protocol.clone();
         for (k, v) in headers {
-            let k = k.to_ascii_lowercase();
-            session.headers.retain(|(h, _)| *h != k);
-            session.headers.push((k, v));
+            client_config.set_header(&k, &v);
         }
-        // The connect as a whole is bounded by the pool's deadline; so is each request of it.
-        session.request_timeout_ms = Some(timeout);
-        session.max_total_timeout_ms = Some(timeout);
+        // The connect is bounded by the pool's deadline, and so are the lists that follow it.
+        client_config.timeouts.connect_ms = left();
         if inner.gate.is_some() && !inner.get_stream_in_edge {
             // Edge mode: a 2025 GET stream would hold one of the few outbound slots for the
             // client's whole life; it is opt-in there.
-            session.open_get_stream = false;
+            client_config.open_get_stream = Some(false);
         }
+        let session = client_config.session_config(&url)?;
         let (client, info) = inner
             .host
             .connect(&target, session, inner.gate.clone())
@@ -364,7 +361,7 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
         // for tools: it connects with none.
         let tools = if offers(&info.capabilities, ListKind::Tools) {
             client
-                .list(ListKind::Tools)
+                .list(ListKind::Tools, left())
                 .await
                 .map_err(PoolError::from)?
         } else {
@@ -375,12 +372,13 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             if offers(&info.capabilities, kind) {
                 // Optional extras: a server whose prompts or resources cannot be listed still
                 // offers its tools (a list-changed notification fetches them again).
-                if let (Ok(result), Some(l)) = (client.list(kind).await, lists.get_mut(kind)) {
+                if let (Ok(result), Some(l)) =
+                    (client.list(kind, left()).await, lists.get_mut(kind))
+                {
                     *l = items(&result, kind);
                 }
             }
         }
-        client.set_timeouts(defaults.0, defaults.1);
         let list = tools.get("tools").cloned().unwrap_or(json!([]));
         let ci = ConnectInfo {
             era: Some(info.era),
@@ -614,7 +612,7 @@ async fn refresh<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, kind:
     else {
         return;
     };
-    let result = match client.list(kind).await {
+    let result = match client.list(kind, None).await {
         Ok(v) => v,
         Err(e) => {
             if is_transport_failure(&e) {
@@ -733,8 +731,8 @@ impl<H: PoolHost> PoolDriver<H> {
             name: "",
             auth: None,
         };
-        host.session_config("https://pool.invalid/mcp", &base)?
-            .validate()
+        host.client_config(&base)?
+            .session_config("https://pool.invalid/mcp")
             .map_err(PoolError::from)?;
         let inner = Rc::new(Inner {
             host,

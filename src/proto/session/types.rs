@@ -52,9 +52,10 @@ impl Era {
 }
 
 /// What the client asks for at connect time.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum ProtocolChoice {
     /// Try 2026-07-28, fall back to `initialize` per the spec's backward-compatibility rules.
+    #[default]
     Auto,
     /// Exactly this version (modern or legacy); no fallback.
     Exact(String),
@@ -117,6 +118,10 @@ pub struct SessionConfig {
     pub request_timeout_ms: Option<u64>,
     /// Hard limit per request, progress or not. Must be >= `request_timeout_ms` when both are set.
     pub max_total_timeout_ms: Option<u64>,
+    /// Deadline of the connect operation as a whole (discovery, `initialize`, the era fallback):
+    /// it fails with [`ProtocolError::Timeout`] once this much time passed since it started,
+    /// whatever the request timeouts. `None`: the request timeouts alone bound it.
+    pub connect_timeout_ms: Option<u64>,
     /// Most pages one list operation follows.
     pub max_pages: usize,
     /// Most `input_required` rounds one request may take (MRTR).
@@ -159,6 +164,7 @@ impl SessionConfig {
             headers: Vec::new(),
             request_timeout_ms: Some(60_000),
             max_total_timeout_ms: None,
+            connect_timeout_ms: None,
             max_pages: 64,
             max_input_rounds: 8,
             max_reissues: 1,
