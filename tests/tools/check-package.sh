@@ -2,7 +2,8 @@
 # Builds (scripts/build-package.sh) the npm package for the three wasm-pack targets (web, bundler, nodejs) and checks what a
 # user gets: the package name, the hand-written TypeScript surface, no `any` in it, and the sizes;
 # then the client build (`--no-default-features`, web target): McpClient declared and exported,
-# no pool, and its size beside the full build's.
+# no pool, and its size beside the full build's; last, the size budget (tests/tools/size-budget.sh:
+# each build's shipped gzip -9 size at most 1% over its figure in tests/tools/size-budget.txt).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
@@ -75,3 +76,5 @@ full=$(shipped_gz pkg/web)
 client=$(shipped_gz pkg/web-client)
 ((client < full)) || { echo "check FAILED: the client build ($client) is not smaller than the full build ($full)"; exit 1; }
 echo "check passed: client build ships $client bytes gzip -9, full build $full"
+# The size budget: each build at most 1% over its recorded figure (tests/tools/size-budget.txt).
+bash tests/tools/size-budget.sh check
