@@ -18,8 +18,8 @@ use crate::proto::session::Progress;
 
 /// The client's notifications, in arrival order; ends after [`Notification::Closed`].
 ///
-/// The queue behind it holds the newest 1,024 items; [`Notifications::dropped`] counts what a
-/// slow reader lost.
+/// The queue behind it holds the newest 1,024 items of at most 16 MiB together;
+/// [`Notifications::dropped`] counts what a slow reader lost.
 pub struct Notifications {
     client: Client,
     reader: NotificationReader,

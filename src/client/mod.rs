@@ -30,7 +30,7 @@ use crate::proto::auth::AuthError;
 use crate::proto::http::{HttpRequest, ResponseHead};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{
-    Event, ExchangeId, Framing, InputId, ListKind, OpId, Progress, ProtocolError, RequestOptions,
+    Event, ExchangeId, InputId, ListKind, OpId, Progress, ProtocolError, RequestOptions,
     ServerInfo, Session, SessionConfig, SessionSnapshot, TransportFailure,
 };
 use crate::runtime::OutboundGate;
@@ -207,12 +207,13 @@ impl<H: Host> Inner<H> {
 /// Moves everything the session wants done; call after every input to the session.
 fn pump<H: Host>(inner: &Rc<Inner<H>>) {
     loop {
-        let (lines, transmits, aborts, events) = {
+        // stdio framing: native hosts only (no JS scope or component starts processes).
+        #[cfg(not(target_family = "wasm"))]
+        let wrote = write_lines(inner);
+        #[cfg(target_family = "wasm")]
+        let wrote = false;
+        let (transmits, aborts, events) = {
             let mut st = inner.state.borrow_mut();
-            let mut l = Vec::new();
-            while let Some(x) = st.session.poll_line() {
-                l.push(x);
-            }
             let mut t = Vec::new();
             while let Some(x) = st.session.poll_transmit() {
                 t.push(x);
@@ -225,17 +226,10 @@ fn pump<H: Host>(inner: &Rc<Inner<H>>) {
             while let Some(x) = st.session.poll_event() {
                 e.push(x);
             }
-            (l, t, a, e)
+            (t, a, e)
         };
-        if lines.is_empty() && transmits.is_empty() && aborts.is_empty() && events.is_empty() {
+        if !wrote && transmits.is_empty() && aborts.is_empty() && events.is_empty() {
             break;
-        }
-        for line in lines {
-            inner.observe(Traffic::LineOut { line: line.clone() });
-            if let Err(e) = inner.host.write_line(line) {
-                let message = format!("writing to the server's stdin failed: {e}");
-                queue_notification(inner, Event::Diagnostic { message });
-            }
         }
         let aborted = !aborts.is_empty();
         for ex in aborts {
@@ -415,75 +409,71 @@ fn auth_event<H: Host>(inner: &Rc<Inner<H>>, event: crate::proto::auth::AuthEven
                 Ok(b) => st.session.add_entropy(&b, now),
                 Err(m) => st.session.abort_authorization(AuthError::Signing(m), now),
             }
+            return;
         }
-        E::SignedIn { .. } => queue_notification(inner, Event::Auth(event)),
-        E::Unlock { name } => host.unlock(&name),
-        // Writes join the host's storage queue now, before anyone can wait for it to run empty;
-        // a failed write or delete is reported, the session does not wait for them.
-        E::Save { key, value } => {
-            let stored = host.write(&key, value.expose());
-            spawn_with(inner, move |inner| async move {
-                if let Err(e) = stored.await {
-                    let message = format!("token storage write failed: {e}");
-                    queue_notification(&inner, Event::Diagnostic { message });
-                    pump(&inner);
-                }
-            });
-        }
-        E::Delete { key } => {
-            let stored = host.delete(&key);
-            spawn_with(inner, move |inner| async move {
-                if let Err(message) = stored.await {
-                    queue_notification(&inner, Event::Diagnostic { message });
-                    pump(&inner);
-                }
-            });
-        }
-        E::Load { key } => spawn_with(inner, move |inner| async move {
-            let (value, failed) = match host.load(&key).await {
-                Ok(v) => (v, None),
-                // An unreadable store is an empty one for this read, and said.
-                Err(e) => (None, Some(format!("token storage read failed: {e}"))),
-            };
-            let now = inner.now();
-            inner
-                .state
-                .borrow_mut()
-                .session
-                .handle_auth_loaded(&key, value.as_deref(), now);
-            if let Some(message) = failed {
+        E::SignedIn { .. } => return queue_notification(inner, Event::Auth(event)),
+        E::Unlock { name } => return host.unlock(&name),
+        _ => {}
+    }
+    // Writes join the host's storage queue now, before anyone can wait for it to run empty.
+    let stored = match &event {
+        E::Save { key, value } => Some(host.write(key, value.expose())),
+        E::Delete { key } => Some(host.delete(key)),
+        _ => None,
+    };
+    // One task type for every event that waits on the host (one future type in the package).
+    spawn_with(inner, move |inner| async move {
+        if let Some(stored) = stored {
+            // A failed write or delete is reported; the session does not wait for them.
+            if let Err(e) = stored.await {
+                let message = match event {
+                    E::Save { .. } => format!("token storage write failed: {e}"),
+                    _ => e,
+                };
                 queue_notification(&inner, Event::Diagnostic { message });
+                pump(&inner);
             }
-            pump(&inner);
-        }),
-        E::Lock { name } => spawn_with(inner, move |inner| async move {
-            let locked = host.lock(&name).await;
-            let now = inner.now();
-            {
+            return;
+        }
+        let mut failed = None;
+        match event {
+            E::Load { key } => {
+                let value = match host.load(&key).await {
+                    Ok(v) => v,
+                    // An unreadable store is an empty one for this read, and said.
+                    Err(e) => {
+                        failed = Some(format!("token storage read failed: {e}"));
+                        None
+                    }
+                };
+                let now = inner.now();
+                inner
+                    .state
+                    .borrow_mut()
+                    .session
+                    .handle_auth_loaded(&key, value.as_deref(), now);
+            }
+            E::Lock { name } => {
+                let locked = host.lock(&name).await;
+                let now = inner.now();
                 let mut st = inner.state.borrow_mut();
                 match locked {
                     Ok(()) => st.session.handle_auth_locked(now),
                     Err(e) => st.session.abort_authorization(AuthError::Storage(e), now),
                 }
             }
-            pump(&inner);
-        }),
-        E::NeedDpopKey => spawn_with(inner, move |inner| async move {
-            let key = host.dpop_key().await;
-            let now = inner.now();
-            {
+            E::NeedDpopKey => {
+                let key = host.dpop_key().await;
+                let now = inner.now();
                 let mut st = inner.state.borrow_mut();
                 match key {
                     Ok(jwk) => st.session.handle_dpop_key(jwk, now),
                     Err(e) => st.session.abort_authorization(e, now),
                 }
             }
-            pump(&inner);
-        }),
-        E::Authorize { url } => spawn_with(inner, move |inner| async move {
-            let callback = host.sign_in(&url).await;
-            let now = inner.now();
-            {
+            E::Authorize { url } => {
+                let callback = host.sign_in(&url).await;
+                let now = inner.now();
                 let mut st = inner.state.borrow_mut();
                 match callback {
                     Some(Ok(cb)) => st.session.handle_authorization_callback(&cb, now),
@@ -493,12 +483,35 @@ fn auth_event<H: Host>(inner: &Rc<Inner<H>>, event: crate::proto::auth::AuthEven
                         .abort_authorization(AuthError::InteractionRequired { url }, now),
                 }
             }
-            pump(&inner);
-        }),
+            _ => return,
+        }
+        if let Some(message) = failed {
+            queue_notification(&inner, Event::Diagnostic { message });
+        }
+        pump(&inner);
+    });
+}
+
+/// stdio framing: writes the lines the session has ready to the server's stdin; whether there
+/// were any.
+#[cfg(not(target_family = "wasm"))]
+fn write_lines<H: Host>(inner: &Rc<Inner<H>>) -> bool {
+    let mut wrote = false;
+    loop {
+        let line = inner.state.borrow_mut().session.poll_line();
+        let Some(line) = line else { return wrote };
+        wrote = true;
+        inner.observe(Traffic::LineOut { line: line.clone() });
+        if let Err(e) = inner.host.write_line(line) {
+            let message = format!("writing to the server's stdin failed: {e}");
+            queue_notification(inner, Event::Diagnostic { message });
+        }
     }
 }
 
 /// stdio framing: feeds what the server writes to stdout to the session until stdout ends.
+/// Native hosts only: no JS scope or component starts processes.
+#[cfg(not(target_family = "wasm"))]
 async fn read_stdout<H: Host>(inner: Rc<Inner<H>>) {
     loop {
         let read = inner.host.read_stdout().await;
@@ -774,7 +787,8 @@ impl<H: Host> Client<H> {
             gate: options.gate,
             on_event: options.on_event,
         });
-        if inner.state.borrow().session.config().framing == Framing::Stdio {
+        #[cfg(not(target_family = "wasm"))]
+        if inner.state.borrow().session.config().framing == crate::proto::session::Framing::Stdio {
             spawn_with(&inner, read_stdout);
         }
         Client { inner }

@@ -2,6 +2,8 @@
 //! fetch transport, the global `setTimeout`, `performance.now()` and `spawn_local`, with the JS
 //! authorization host ([`AuthHost`]) when the session has OAuth configured.
 
+use std::future::Future;
+
 use js_sys::Function;
 
 use super::fetch::{AbortHandle, FetchResponse, FetchTransport};
@@ -64,17 +66,18 @@ impl Host for FetchHost {
         AbortHandle::new()
     }
 
-    async fn send(
+    // The transport's own future, not a wrapper around it: one state machine less per call.
+    fn send(
         &self,
         request: &HttpRequest,
         abort: &AbortHandle,
-    ) -> Result<FetchResponse, TransportError> {
+    ) -> impl Future<Output = Result<FetchResponse, TransportError>> {
         let transport = if request.extras.oauth {
             &self.auth_transport
         } else {
             &self.transport
         };
-        transport.send(request, abort).await
+        transport.send(request, abort)
     }
 
     fn auth(&self) -> Option<&AuthHost> {
@@ -97,8 +100,8 @@ impl HostResponse for FetchResponse {
         &self.head
     }
 
-    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, TransportError> {
-        FetchResponse::next_chunk(self).await
+    fn next_chunk(&mut self) -> impl Future<Output = Result<Option<Vec<u8>>, TransportError>> {
+        FetchResponse::next_chunk(self)
     }
 
     fn cancel(&mut self) {

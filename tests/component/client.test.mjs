@@ -162,6 +162,17 @@ describe("2026-07-28 server (Python mcp 2.3.0)", () => {
     }
   });
 
+  test("max-event-bytes bounds the events a call's stream may carry", () => {
+    const t = Client.connect(PY2026_URL, { maxEventBytes: 4096n });
+    try {
+      assert.equal(text(t.callTool("echo", JSON.stringify({ message: "small" }))), "small");
+      const err = witError(() => t.callTool("echo", JSON.stringify({ message: "x".repeat(10_000) })));
+      assert.equal(err.code, "EVENT_TOO_LARGE", err.message);
+    } finally {
+      t.close();
+    }
+  });
+
   test("the same server in the 2025 era when asked for 2025-11-25", () => {
     const l = Client.connect(PY2026_URL, { protocolVersion: "2025-11-25" });
     try {
