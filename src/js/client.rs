@@ -22,7 +22,7 @@ use crate::api::{
 };
 use crate::client::{Notice, NotificationReader, Traffic};
 use crate::proto::jsonrpc::ErrorObject;
-use crate::proto::session::{Era, Event, ListKind, RequestOptions, SessionConfig};
+use crate::proto::session::{Era, Event, ListKind, RequestOptions};
 
 /// The snapshot field holding the wall-clock time (`Date.now()`) it was taken at.
 const SAVED_AT: &str = "savedAt";
@@ -89,15 +89,6 @@ pub(super) fn connect_options(options: &JsValue) -> Result<ConnectOptions, JsVal
     Ok(o)
 }
 
-pub(super) fn session_config(url: &str, options: &JsValue) -> Result<SessionConfig, JsValue> {
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return Err(invalid_argument("url must be an http:// or https:// URL"));
-    }
-    connect_options(options)?
-        .session_config(url)
-        .map_err(|e| error_to_js(&e))
-}
-
 /// Calls a JS handler and awaits its (possibly promised) answer.
 async fn call_handler(
     f: js_sys::Function,
@@ -145,7 +136,9 @@ fn handlers(options: &JsValue) -> Result<Handlers, JsValue> {
     })
 }
 
-fn traffic_observer(options: &JsValue) -> Result<Option<impl Fn(&Traffic) + 'static>, JsValue> {
+pub(super) fn traffic_observer(
+    options: &JsValue,
+) -> Result<Option<impl Fn(&Traffic) + 'static>, JsValue> {
     let Some(f) = get_fn(options, "onTraffic")? else {
         return Ok(None);
     };
@@ -296,16 +289,18 @@ async fn run(
     result.map_err(|e| error_to_js(&e))
 }
 
-/// The driver options from the JS connect options (fetch, handlers, traffic observer).
-pub(super) fn client_options(
-    session: SessionConfig,
-    options: &JsValue,
-) -> Result<FetchOptions, JsValue> {
-    let mut connect = connect_options(options)?;
-    if let (Some(auth), auth_fetch) = super::auth::auth_host(options)? {
-        connect.set_auth_host(auth, auth_fetch);
+/// The JS connect options of a client of `url`, parsed once: the session's configuration and
+/// the driver's options (fetch, handlers, traffic observer, OAuth settings and host).
+fn driver_options(url: &str, options: &JsValue) -> Result<FetchOptions, JsValue> {
+    let mut o = connect_options(options)?;
+    if let Some(auth) = super::auth::auth_config(options)? {
+        o = o.auth(auth);
     }
-    Ok(connect.client_options(session, None))
+    if let (Some(auth), auth_fetch) = super::auth::auth_host(options)? {
+        o.set_auth_host(auth, auth_fetch);
+    }
+    let session = o.session_config(url).map_err(|e| error_to_js(&e))?;
+    Ok(o.client_options(session, None))
 }
 
 /// Cancels a token when a user's `AbortSignal` fires (at once if it already has); removes itself
@@ -350,9 +345,7 @@ async fn authorize(
     callback: Option<String>,
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let mut session = session_config(&url, &options)?;
-    session.auth = super::auth::auth_config(&options)?;
-    let opts = client_options(session, &options)?;
+    let opts = driver_options(&url, &options)?;
     Client::authorize(opts, callback.as_deref())
         .await
         .map(|v| to_js(&v))
@@ -363,9 +356,7 @@ async fn authorize(
 impl McpClient {
     /// Connects to `url`; see the TypeScript declarations for the options.
     pub async fn connect(url: String, options: JsValue) -> Result<McpClient, JsValue> {
-        let mut session = session_config(&url, &options)?;
-        session.auth = super::auth::auth_config(&options)?;
-        let opts = client_options(session, &options)?;
+        let opts = driver_options(&url, &options)?;
         let (client, _) = connect_client(&url, opts)
             .await
             .map_err(|e| error_to_js(&e))?;
@@ -397,8 +388,7 @@ impl McpClient {
     /// Rebuilds a connected client from `snapshot()` output without any request (for hosts that
     /// evict isolates: Workers, Durable Objects). `url` and `options` as for `connect`.
     pub fn restore(url: String, snapshot: JsValue, options: JsValue) -> Result<McpClient, JsValue> {
-        let mut session = session_config(&url, &options)?;
-        session.auth = super::auth::auth_config(&options)?;
+        let opts = driver_options(&url, &options)?;
         let value = from_js(&snapshot)?;
         let saved_at = value.get(SAVED_AT).and_then(Value::as_f64);
         let mut snap = crate::proto::session::SessionSnapshot::from_json(&value)
@@ -406,7 +396,6 @@ impl McpClient {
         if let Some(saved_at) = saved_at {
             age_cache(&mut snap, (js_sys::Date::now() - saved_at).max(0.0) as u64);
         }
-        let opts = client_options(session, &options)?;
         let client = Client::restore(opts, snap).map_err(|e| error_to_js(&e))?;
         Ok(McpClient {
             client,

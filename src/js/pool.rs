@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
-use super::client::{call_options, connect_options, CallOptions};
+use super::client::{call_options, connect_options, traffic_observer, CallOptions};
 use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, promise, to_js};
+use crate::api::ConnectOptions;
 use crate::api::FetchOptions;
 use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
 use crate::client::config::ClientConfig;
@@ -18,10 +19,11 @@ use crate::proto::session::{ListKind, SessionConfig};
 use crate::tools::pinning::MemoryPinStore;
 use crate::tools::ExportFormat;
 
-/// The JS pool's client options: the constructor's options object, read again for every
-/// connect (each client gets its own traffic observer), as before.
+/// The JS pool's client options: parsed once from the constructor's options object, which stays
+/// for what each client gets of its own (a traffic observer, the per-server auth hooks).
 struct JsClients {
     base: JsValue,
+    options: ConnectOptions,
 }
 
 fn bad_options(_: JsValue) -> PoolError {
@@ -37,9 +39,7 @@ impl JsClients {
 
 impl ClientFactory for JsClients {
     fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError> {
-        let mut config = connect_options(&self.base)
-            .map_err(bad_options)?
-            .client_config();
+        let mut config = self.options.client_config();
         // OAuth per server: only a server whose entry has `auth` signs in.
         config.auth = super::auth::auth_config(&self.auth_options(target)?).map_err(bad_options)?;
         Ok(config)
@@ -50,7 +50,11 @@ impl ClientFactory for JsClients {
         session: SessionConfig,
         target: &ServerTarget<'_>,
     ) -> Result<FetchOptions, PoolError> {
-        let mut connect = connect_options(&self.base).map_err(bad_options)?;
+        let mut connect = self.options.clone();
+        // Each client numbers its exchanges from 1: each gets its own observer.
+        if let Some(observer) = traffic_observer(&self.base).map_err(bad_options)? {
+            connect = connect.on_traffic(observer);
+        }
         if let (Some(auth), auth_fetch) =
             super::auth::auth_host(&self.auth_options(target)?).map_err(bad_options)?
         {
@@ -153,7 +157,10 @@ impl McpPool {
             });
             l
         });
-        let host = FetchHost::new(JsClients { base: options });
+        let host = FetchHost::new(JsClients {
+            options: connect_options(&options)?,
+            base: options,
+        });
         let driver = o
             .with_listener(listener)
             .driver(host, &doc)
