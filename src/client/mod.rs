@@ -796,15 +796,27 @@ impl<H: Host> Client<H> {
 
     /// Creates a client and connects it.
     pub async fn connect(
-        mut options: ClientOptions<H>,
+        options: ClientOptions<H>,
     ) -> Result<(Client<H>, ServerInfo), ProtocolError> {
-        options.session.unix_epoch_ms = options.host.unix_ms();
-        let session = Session::new(options.session.clone())?;
-        let client = Client::build(options, session);
-        let op = client.start(|s, now| s.connect(now), None);
+        let client = Client::new(options)?;
+        let op = client.start_connect();
         client.wait(op).await?;
         let info = client.server_info().ok_or(ProtocolError::NotConnected)?;
         Ok((client, info))
+    }
+
+    /// Creates a client without connecting it, for a host that starts its operations itself and
+    /// waits for them by op ([`Client::start_connect`], [`Client::start_list`]): the native test
+    /// harness, which labels each op's events with the scenario step that started it.
+    pub fn new(mut options: ClientOptions<H>) -> Result<Client<H>, ProtocolError> {
+        options.session.unix_epoch_ms = options.host.unix_ms();
+        let session = Session::new(options.session.clone())?;
+        Ok(Client::build(options, session))
+    }
+
+    /// Starts connecting; its result is the connect op's value (era, server info, capabilities).
+    pub fn start_connect(&self) -> Pending {
+        self.start(|s, now| s.connect(now), None)
     }
 
     /// Signs in to the server at `options.session.endpoint` without connecting (its auth must
@@ -962,7 +974,7 @@ impl<H: Host> Client<H> {
         kind: ListKind,
         opts: RequestOptions,
     ) -> Result<Value, ProtocolError> {
-        let p = self.start(|s, now| s.list_all(kind, opts, now), None);
+        let p = self.start_list(kind, opts);
         let v = self.wait(p).await?;
         #[cfg(feature = "validate")]
         if kind == ListKind::Tools {
@@ -984,6 +996,13 @@ impl<H: Host> Client<H> {
         }
         Ok(v)
     }
+
+    /// Starts listing every page of `kind`; see [`Session::list_all`]. Unlike
+    /// [`Client::list_all`], the tools' output schemas are not taken from the result.
+    pub fn start_list(&self, kind: ListKind, opts: RequestOptions) -> Pending {
+        self.start(|s, now| s.list_all(kind, opts, now), None)
+    }
+
     /// Opens a 2026-07-28 `subscriptions/listen` stream (2025 era: the GET stream).
     pub fn listen(&self, filter: Value) -> Pending {
         self.start(|s, now| s.listen(filter, now), None)

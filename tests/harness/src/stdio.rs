@@ -3,8 +3,8 @@
 //! on its stdout; its stderr is drained continuously into a bounded [`StderrLog`].
 //!
 //! Three threads move bytes: a writer (so a server that stops reading its stdin cannot block the
-//! session loop), a stdout reader and a stderr drain. All three report into the one channel the
-//! session loop owns ([`crate::driver::Input`]). Shutdown follows the spec's "Shutdown" section:
+//! driver), a stdout reader and a stderr drain. All three report into the one channel the
+//! host owns ([`crate::host::Input`]). Shutdown follows the spec's "Shutdown" section:
 //! close stdin, wait a grace period, then kill.
 
 use std::ffi::OsString;
@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::driver::Input;
 use crate::error::HarnessError;
+use crate::host::Input;
 use crate::stderr_log::StderrLog;
 
 /// Size of one read from the server's stdout or stderr.

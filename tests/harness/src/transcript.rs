@@ -49,9 +49,22 @@ impl Recorder {
         self.entries.push(Value::Object(entry));
     }
 
-    /// Ties `op` to scenario step `step`, so its events name the step.
+    /// Ties `op` to scenario step `step`, so its events name the step: the later ones, and those
+    /// recorded since the step began (the driver may report an op's first events while starting
+    /// it, before its id is known to be labelled).
     pub fn label(&mut self, op: OpId, step: usize) {
         self.steps.insert(op, step);
+        for e in self.entries.iter_mut().rev() {
+            if e.get("do").is_some() {
+                break;
+            }
+            let Some(m) = e.as_object_mut() else { continue };
+            if m.get("op").and_then(Value::as_u64) == Some(op.0)
+                && m.get("step").is_some_and(Value::is_null)
+            {
+                m.insert("step".into(), Value::from(step));
+            }
+        }
     }
 
     /// A scenario step begins.

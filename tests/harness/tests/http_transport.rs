@@ -162,8 +162,8 @@ fn every_body_framing_reaches_the_session() {
     assert_eq!(out.result.unwrap()["content"][0]["text"], "framed ✓");
     assert_eq!(out.progress, vec![(1.0, Some(2.0), None)]);
     // The transcript saw the messages the session saw, in order.
-    let msgs: Vec<&str> = c
-        .recorder()
+    let recorder = c.recorder();
+    let msgs: Vec<&str> = recorder
         .entries()
         .iter()
         .filter(|e| e.get("dir").is_some())

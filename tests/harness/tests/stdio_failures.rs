@@ -98,7 +98,7 @@ fn a_server_exiting_mid_call_fails_the_call_promptly() {
     // Later requests fail at once too, and nothing is left running.
     let again = c.call("tools/call", json!({"name": "echo"})).unwrap_err();
     assert!(matches!(again, HarnessError::Protocol(_)), "{again:?}");
-    assert_eq!(c.session().pending_ops(), 0);
+    assert_eq!(c.pending_ops(), 0);
 }
 
 #[test]

@@ -1,9 +1,9 @@
 //! A small native Streamable HTTP transport (MCP `basic/transports/streamable-http`): a blocking
 //! HTTP/1.1 client over `std::net::TcpStream` to loopback `http://` URLs only.
 //!
-//! Each exchange the session transmits runs on its own thread: connect, write the request with
-//! `Connection: close`, then stream the response back into the session loop as events (head,
-//! body chunks as they arrive, end, or failure). Bodies may be delimited by `Content-Length`, the
+//! Each exchange runs on its own thread under a key the host assigns: connect, write the request
+//! with `Connection: close`, then stream the response back into the host's inbox (head, body
+//! chunks as they arrive, end, or failure). Bodies may be delimited by `Content-Length`, the
 //! chunked transfer coding, or the end of the connection (RFC 9112 § 6.3). Aborting an exchange
 //! shuts its socket down, which ends the thread's blocking read.
 
@@ -19,9 +19,10 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use mcp_edge::proto::session::{ExchangeId, Transmit, TransportFailure};
+use mcp_edge::proto::http::HttpRequest;
+use mcp_edge::proto::session::TransportFailure;
 
-use crate::driver::Input;
+use crate::host::Input;
 use chunked::ChunkedDecoder;
 use response::{body_framing, parse_head, BodyFraming};
 use url::LoopbackUrl;
@@ -42,7 +43,7 @@ enum Slot {
 #[derive(Debug)]
 pub struct HttpTransport {
     inputs: SyncSender<Input>,
-    slots: Arc<Mutex<HashMap<ExchangeId, Slot>>>,
+    slots: Arc<Mutex<HashMap<u64, Slot>>>,
 }
 
 impl HttpTransport {
@@ -54,19 +55,18 @@ impl HttpTransport {
         }
     }
 
-    /// Starts one exchange on its own thread.
-    pub fn send(&self, t: Transmit) {
-        let id = t.exchange;
+    /// Starts exchange `id` (a key the caller assigns) on its own thread.
+    pub fn send(&self, id: u64, request: HttpRequest) {
         if let Ok(mut s) = self.slots.lock() {
             s.insert(id, Slot::Connecting);
         }
         let inputs = self.inputs.clone();
         let slots = Arc::clone(&self.slots);
         let spawned = thread::Builder::new()
-            .name(format!("http-exchange-{}", id.0))
+            .name(format!("http-exchange-{id}"))
             .spawn(move || {
                 let ex = Exchange { id, inputs, slots };
-                ex.run(&t);
+                ex.run(&request);
             });
         if let Err(e) = spawned {
             let _ = self.inputs.send(Input::Http(
@@ -78,18 +78,21 @@ impl HttpTransport {
         }
     }
 
-    /// Aborts one exchange: its socket is shut down and nothing more is reported for it.
-    pub fn abort(&self, id: ExchangeId) {
+    /// Aborts one exchange still running: its socket is shut down and nothing more is reported
+    /// for it.
+    pub fn abort(&self, id: u64) {
         if let Ok(mut s) = self.slots.lock() {
-            if let Some(Slot::Open(stream)) = s.insert(id, Slot::Aborted) {
-                let _ = stream.shutdown(Shutdown::Both);
+            if let Some(slot) = s.get_mut(&id) {
+                if let Slot::Open(stream) = std::mem::replace(slot, Slot::Aborted) {
+                    let _ = stream.shutdown(Shutdown::Both);
+                }
             }
         }
     }
 
     /// Aborts every exchange still running.
     pub fn abort_all(&self) {
-        let ids: Vec<ExchangeId> = self
+        let ids: Vec<u64> = self
             .slots
             .lock()
             .map(|s| s.keys().copied().collect())
@@ -120,9 +123,9 @@ pub enum HttpInput {
 }
 
 struct Exchange {
-    id: ExchangeId,
+    id: u64,
     inputs: SyncSender<Input>,
-    slots: Arc<Mutex<HashMap<ExchangeId, Slot>>>,
+    slots: Arc<Mutex<HashMap<u64, Slot>>>,
 }
 
 impl Exchange {
@@ -141,8 +144,8 @@ impl Exchange {
         self.inputs.send(Input::Http(self.id, what)).is_ok()
     }
 
-    fn run(&self, t: &Transmit) {
-        let outcome = self.exchange(t);
+    fn run(&self, req: &HttpRequest) {
+        let outcome = self.exchange(req);
         if let Err(failure) = outcome {
             self.report(HttpInput::Failed(failure));
         }
@@ -151,8 +154,7 @@ impl Exchange {
         }
     }
 
-    fn exchange(&self, t: &Transmit) -> Result<(), TransportFailure> {
-        let req = &t.request;
+    fn exchange(&self, req: &HttpRequest) -> Result<(), TransportFailure> {
         let url =
             LoopbackUrl::parse(&req.url).map_err(|e| TransportFailure::Network(e.to_string()))?;
         let addr = url
@@ -175,7 +177,7 @@ impl Exchange {
             let clone = stream.try_clone().map_err(|e| net(&e.to_string()))?;
             slots.insert(self.id, Slot::Open(clone));
         }
-        let bytes = encode_request(t, &url)?;
+        let bytes = encode_request(req, &url)?;
         stream
             .write_all(&bytes)
             .map_err(|e| net(&format!("sending the request: {e}")))?;
@@ -285,8 +287,7 @@ fn read_some(stream: &mut TcpStream, buf: &mut [u8]) -> Result<usize, String> {
 }
 
 /// The request bytes: request line, `Host`, the session's headers, framing headers, body.
-fn encode_request(t: &Transmit, url: &LoopbackUrl) -> Result<Vec<u8>, TransportFailure> {
-    let req = &t.request;
+fn encode_request(req: &HttpRequest, url: &LoopbackUrl) -> Result<Vec<u8>, TransportFailure> {
     let mut head = format!(
         "{} {} HTTP/1.1\r\nhost: {}\r\n",
         req.method.as_str(),
