@@ -118,7 +118,7 @@ impl ClientConfig {
     pub fn session_config(&self, url: &str) -> Result<SessionConfig, ProtocolError> {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(ProtocolError::InvalidConfig(
-                "url must be an http:// or https:// URL".into(),
+                "url must be an http:// or https:// URL: only http and https are supported".into(),
             ));
         }
         let mut cfg = SessionConfig::new(url);

@@ -162,12 +162,15 @@ describe("2026-07-28 server (Python mcp 2.3.0)", () => {
     }
   });
 
-  test("max-event-bytes bounds the events a call's stream may carry", () => {
-    const t = Client.connect(PY2026_URL, { maxEventBytes: 4096n });
+  test("max-event-bytes and max-body-bytes bound what an answer may carry", () => {
+    // The answer comes as one SSE event or as a JSON body, as the server chooses: each limit
+    // covers one of the two.
+    const t = Client.connect(PY2026_URL, { maxEventBytes: 4096n, maxBodyBytes: 4096n });
     try {
       assert.equal(text(t.callTool("echo", JSON.stringify({ message: "small" }))), "small");
       const err = witError(() => t.callTool("echo", JSON.stringify({ message: "x".repeat(10_000) })));
-      assert.equal(err.code, "EVENT_TOO_LARGE", err.message);
+      assert.ok(["EVENT_TOO_LARGE", "BODY_TOO_LARGE"].includes(err.code), `${err.code}: ${err.message}`);
+      assert.match(err.message, /4096/);
     } finally {
       t.close();
     }
@@ -260,9 +263,9 @@ describe("connection errors", () => {
     assert.match(err.message, /connection refused/);
   });
 
-  test("an unsupported URL scheme: typed network error naming it", () => {
+  test("an unsupported URL scheme: typed config error naming it, nothing sent", () => {
     const err = witError(() => Client.connect("ftp://127.0.0.1/mcp"));
-    assert.equal(err.kind.tag, "network");
+    assert.equal(err.kind.tag, "config");
     assert.match(err.message, /only http and https/);
   });
 
