@@ -32,6 +32,18 @@ pub fn learn_era(url: &str, era: Era) {
     ERA_BY_ORIGIN.with(|m| m.borrow_mut().insert(origin_or_whole(url), era));
 }
 
+/// Checks that `url` is one a client can reach: `http://` or `https://` (Streamable HTTP). The
+/// one URL rule of every surface; each reports a refusal in its own terms (the JS surface as an
+/// invalid argument, the component as an unreachable URL).
+pub fn check_url(url: &str) -> Result<(), ProtocolError> {
+    if url.starts_with("http://") || url.starts_with("https://") {
+        return Ok(());
+    }
+    Err(ProtocolError::InvalidConfig(
+        "url must be an http:// or https:// URL: only http and https are supported".into(),
+    ))
+}
+
 /// The three time limits of a client, each `None` for none (or the session's default).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Timeouts {
@@ -116,11 +128,7 @@ impl ClientConfig {
     /// place a client's [`SessionConfig`] is written. With protocol `auto` the era detected
     /// earlier for the origin is reused.
     pub fn session_config(&self, url: &str) -> Result<SessionConfig, ProtocolError> {
-        if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(ProtocolError::InvalidConfig(
-                "url must be an http:// or https:// URL: only http and https are supported".into(),
-            ));
-        }
+        check_url(url)?;
         let mut cfg = SessionConfig::new(url);
         cfg.protocol = self.protocol.clone();
         if cfg.protocol == ProtocolChoice::Auto {

@@ -108,6 +108,12 @@ fn config(
     url: &str,
     options: Option<ConnectOptions>,
 ) -> Result<(SessionConfig, Option<WasiAuth>), Error> {
+    // A URL no request can go to: a network error naming the rule, as `wasi:http` would give.
+    crate::client::config::check_url(url).map_err(|_| {
+        convert::error(&ProtocolError::Network(format!(
+            "only http and https URLs are supported: {url:?}"
+        )))
+    })?;
     let mut c = ClientConfig::default();
     // A component moves only while an export runs: without `listen-json` no standing stream is
     // kept. Notifications still arrive on each call's own response stream.

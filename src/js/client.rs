@@ -292,6 +292,8 @@ async fn run(
 /// The JS connect options of a client of `url`, parsed once: the session's configuration and
 /// the driver's options (fetch, handlers, traffic observer, OAuth settings and host).
 fn driver_options(url: &str, options: &JsValue) -> Result<FetchOptions, JsValue> {
+    // The URL is an argument of the call: a bad one is the caller's mistake.
+    crate::client::config::check_url(url).map_err(|e| invalid_argument(&e.to_string()))?;
     let mut o = connect_options(options)?;
     if let Some(auth) = super::auth::auth_config(options)? {
         o = o.auth(auth);

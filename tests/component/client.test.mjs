@@ -263,9 +263,9 @@ describe("connection errors", () => {
     assert.match(err.message, /connection refused/);
   });
 
-  test("an unsupported URL scheme: typed config error naming it, nothing sent", () => {
+  test("an unsupported URL scheme: typed network error naming it", () => {
     const err = witError(() => Client.connect("ftp://127.0.0.1/mcp"));
-    assert.equal(err.kind.tag, "config");
+    assert.equal(err.kind.tag, "network");
     assert.match(err.message, /only http and https/);
   });
 
