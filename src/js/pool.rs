@@ -24,6 +24,8 @@ use crate::tools::ExportFormat;
 struct JsClients {
     base: JsValue,
     options: ConnectOptions,
+    /// The pool-level `auth` settings (its hooks left out): defaults under each server's own.
+    auth_defaults: serde_json::Map<String, Value>,
 }
 
 fn bad_options(_: JsValue) -> PoolError {
@@ -40,8 +42,22 @@ impl JsClients {
 impl ClientFactory for JsClients {
     fn client_config(&self, target: &ServerTarget<'_>) -> Result<ClientConfig, PoolError> {
         let mut config = self.options.client_config();
-        // OAuth per server: only a server whose entry has `auth` signs in.
-        config.auth = super::auth::auth_config(&self.auth_options(target)?).map_err(bad_options)?;
+        // OAuth per server: only a server whose entry has `auth` signs in, with its entry's
+        // settings over the pool-level ones (merged as Rust values).
+        config.auth = match target.auth {
+            None => None,
+            Some(entry) => {
+                let mut merged = self.auth_defaults.clone();
+                if let Value::Object(m) = entry {
+                    merged.extend(m.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                let settings = crate::proto::auth::AuthConfig::from_json(&Value::Object(merged))
+                    .map_err(|e| {
+                        PoolError::InvalidOption(format!("server {:?}: auth: {e}", target.name))
+                    })?;
+                Some(settings)
+            }
+        };
         Ok(config)
     }
 
@@ -157,8 +173,14 @@ impl McpPool {
             });
             l
         });
+        // Functions and the storage object do not survive JSON: exactly the settings stay.
+        let auth_defaults = match from_js(&get(&options, "auth"))? {
+            Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        };
         let host = FetchHost::new(JsClients {
             options: connect_options(&options)?,
+            auth_defaults,
             base: options,
         });
         let driver = o
