@@ -6,6 +6,8 @@
 #   bash tests/bench/run.sh --rounds 7   # more rounds
 #   bash tests/bench/run.sh --stream-mb 16   # shorter streams (default 64 MB per streaming run)
 #   bash tests/bench/run.sh --smoke      # tiny sizes, 1 round: checks that the benchmark still runs
+#   bash tests/bench/run.sh --hog        # the same with one core kept busy by a busy loop
+#                                        # (report in target/bench/hog/)
 #
 # Installs what it needs (npm ci from the committed lock: the SDK, esbuild, playwright-core; the
 # browser is Debian's /usr/bin/chromium), builds the `web` packages when their sources are newer
@@ -25,6 +27,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 out="$root/target/bench"
 for a in "$@"; do
   [ "$a" = "--smoke" ] && out="$root/target/bench/smoke"
+  [ "$a" = "--hog" ] && out="$root/target/bench/hog"
 done
 mkdir -p "$out"
 

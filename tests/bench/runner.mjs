@@ -1,6 +1,6 @@
 // Drives the side-by-side benchmark (run it through run.sh, which builds what this needs):
 //
-//   node runner.mjs --pkg DIR --full-pkg DIR --sdk-bundle FILE --out DIR [--smoke] [--rounds N] [--stream-mb N]
+//   node runner.mjs --pkg DIR --full-pkg DIR --sdk-bundle FILE --out DIR [--smoke] [--rounds N] [--stream-mb N] [--hog]
 //
 // --pkg is the package the page runs (the client build), --full-pkg the full build (pool,
 // adapters, validator), measured for size only.
@@ -12,8 +12,10 @@
 // client, their floor. Reports medians over the rounds as Markdown tables (with the machine's
 // load average) in <out>/report.md, the raw samples in <out>/results.json, and prints the table.
 // --smoke: tiny sizes, one round (the run-all.sh stage that keeps the benchmark from rotting).
+// --hog: a busy-loop process keeps one core busy for the whole run (CPU shared as in an edge
+// isolate); the report says so.
 import { chromium } from "playwright-core";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,7 +29,7 @@ const KB = 1024;
 const MB = 1e6;
 
 function parseArgs(argv) {
-  const opts = { smoke: false, rounds: null, streamMb: null };
+  const opts = { smoke: false, rounds: null, streamMb: null, hog: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -35,6 +37,7 @@ function parseArgs(argv) {
       return argv[++i];
     };
     if (a === "--smoke") opts.smoke = true;
+    else if (a === "--hog") opts.hog = true;
     else if (a === "--rounds") opts.rounds = Number(value());
     else if (a === "--stream-mb") opts.streamMb = Number(value());
     else if (a === "--pkg") opts.pkg = path.resolve(value());
@@ -109,6 +112,12 @@ async function main() {
   };
   const sdkVersion = JSON.parse(readFileSync(path.join(here, "node_modules/@modelcontextprotocol/client/package.json"), "utf8")).version;
 
+  // The CPU hog: one process spinning for the whole run, stopped with it.
+  const hog = opts.hog ? spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }) : null;
+  if (hog) {
+    process.on("exit", () => hog.kill("SIGKILL"));
+    log(`CPU hog running (pid ${hog.pid})`);
+  }
   const server = await startServer({ pkgDir: opts.pkg, sdkBundle: opts.sdkBundle });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: FLAGS });
   const samples = {};
@@ -241,7 +250,8 @@ function renderReport({ startedAt, loadBefore, loadAfter, sizes, samples, sdkVer
       `Streams: ${(PLAN.streamBytes / MB).toFixed(1)} MB per run; echo: ${PLAN.echoCalls} calls at 1 in flight, ${PLAN.burstCalls} at 64 ` +
       `(HTTP/1.1: Chromium keeps at most 6 connections per origin). ` +
       `Ratio = mcp-edge / SDK. Load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after; ${startedAt}.`,
-    `Command: \`bash tests/bench/run.sh${opts.smoke ? " --smoke" : ""}\`.`,
+    ...(opts.hog ? ["", "**Under contention:** a busy-loop process kept one of the cores busy for the whole run (`--hog`)."] : []),
+    `Command: \`bash tests/bench/run.sh${opts.smoke ? " --smoke" : ""}${opts.hog ? " --hog" : ""}\`.`,
     "",
     "| what | era | mcp-edge | SDK | ratio | better |",
     "|---|---|---|---|---|---|",
