@@ -12,7 +12,7 @@ use super::stream::{progress_channel, ProgressStream};
 use super::FetchClient as Client;
 use crate::client::{Pending, ProgressFn};
 use crate::proto::session::Progress;
-use crate::proto::session::{ProtocolError, RequestOptions};
+use crate::proto::session::{ListKind, ProtocolError, RequestOptions};
 use crate::runtime::LocalFuture;
 
 /// Options of one request: where its progress goes, what cancels it, how long it may be idle.
@@ -116,6 +116,21 @@ pub(crate) async fn wait_op(
     let result = client.wait(op).await;
     in_flight.op = None;
     result
+}
+
+/// Lists every page of `kind`, each request bounded by `timeout_ms` when given: the
+/// `{"tools": [...]}` (`prompts`, `resources`, ...) object. The Rust and JS clients list through
+/// it.
+pub(crate) async fn list(
+    client: &Client,
+    kind: ListKind,
+    timeout_ms: Option<u64>,
+) -> Result<Value, ProtocolError> {
+    let opts = RequestOptions {
+        timeout_ms,
+        ..RequestOptions::default()
+    };
+    client.list_all(kind, opts).await
 }
 
 /// Runs one request with `options`. A request whose token is already cancelled is not sent.

@@ -14,7 +14,7 @@ use super::types::{
 use super::FetchClient as Client;
 use crate::client::config::learn_era;
 use crate::proto::session::{
-    Era, ListKind, ProtocolChoice, ProtocolError, RequestOptions, ServerInfo, SessionSnapshot,
+    Era, ListKind, ProtocolChoice, ProtocolError, ServerInfo, SessionSnapshot,
 };
 
 /// A client's durable state: what [`McpClient::restore`] needs to rebuild it without a request.
@@ -161,10 +161,7 @@ impl McpClient {
         &self,
         kind: ListKind,
     ) -> Result<Vec<T>, ProtocolError> {
-        let v = self
-            .client
-            .list_all(kind, RequestOptions::default())
-            .await?;
+        let v = call::list(&self.client, kind, None).await?;
         typed(v, Some(kind.field()))
     }
 

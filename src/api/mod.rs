@@ -113,7 +113,12 @@ pub use crate::proto::session::ProtocolError as Error;
 /// [`Error::Auth`] carries.
 pub use crate::proto::auth::{AuthConfig, AuthError};
 
-pub(crate) use call::{call_tool, run, wait_op};
+pub(crate) use call::{call_tool, list, run, wait_op};
+
+/// What the JS surface reads of the driver and its configuration (it goes through this facade,
+/// not to the driver itself).
+pub(crate) use crate::client::config::{check_url, ClientConfig};
+pub(crate) use crate::client::{Notice, NotificationReader, Traffic};
 
 /// The driver every client of the JS and Rust surfaces runs: the one session driver over the
 /// fetch host.

@@ -1,4 +1,4 @@
-//! `McpClient`: the JS class over [`crate::client::Client`]. Option parsing and JS conversions
+//! `McpClient`: the JS class over the driver as the Rust API gives it ([`crate::api`]). Option parsing and JS conversions
 //! live here; connecting, calling and input dispatch are the Rust API's ([`crate::api`]).
 
 use crate::util::vec_map::VecMap;
@@ -20,7 +20,7 @@ use crate::api::{
     age_cache, connect_client, wait_op, CallOptions as RustCallOptions, CancelToken,
     ConnectOptions, HandlerFn, Handlers,
 };
-use crate::client::{Notice, NotificationReader, Traffic};
+use crate::api::{Notice, NotificationReader, Traffic};
 use crate::proto::jsonrpc::ErrorObject;
 use crate::proto::session::{Era, Event, ListKind, RequestOptions};
 
@@ -293,7 +293,7 @@ async fn run(
 /// the driver's options (fetch, handlers, traffic observer, OAuth settings and host).
 fn driver_options(url: &str, options: &JsValue) -> Result<FetchOptions, JsValue> {
     // The URL is an argument of the call: a bad one is the caller's mistake.
-    crate::client::config::check_url(url).map_err(|e| invalid_argument(&e.to_string()))?;
+    crate::api::check_url(url).map_err(|e| invalid_argument(&e.to_string()))?;
     let mut o = connect_options(options)?;
     if let Some(auth) = super::auth::auth_config(options)? {
         o = o.auth(auth);
@@ -489,14 +489,7 @@ impl McpClient {
         let tools = self.tools.clone();
         promise(async move {
             let timeout_ms = get_ms(&options, "timeoutMs")?;
-            let v = client
-                .list_all(
-                    ListKind::Tools,
-                    RequestOptions {
-                        timeout_ms,
-                        ..RequestOptions::default()
-                    },
-                )
+            let v = crate::api::list(&client, ListKind::Tools, timeout_ms)
                 .await
                 .map_err(|e| error_to_js(&e))?;
             let list = list_field(v, "tools");
@@ -552,8 +545,7 @@ impl McpClient {
     fn list(&self, kind: ListKind) -> js_sys::Promise {
         let client = self.client.clone();
         promise(async move {
-            let v = client
-                .list_all(kind, RequestOptions::default())
+            let v = crate::api::list(&client, kind, None)
                 .await
                 .map_err(|e| error_to_js(&e))?;
             Ok(to_js(&list_field(v, kind.field())))

@@ -2,7 +2,7 @@
 //! with a stable `code`), an async-iterator wrapper, and the browser sign-in helpers (the popup
 //! and its callback channel, storage adapters): a few lines of JS each, far smaller than the
 //! same through `web_sys`. The JS is in `glue.js`, the one JS module of the crate (the
-//! authorization host of [`crate::client::auth`] is there too): one snippet file in the package
+//! authorization host of [`crate::transport::js_auth`] is there too): one snippet file in the package
 //! instead of one per binding module, which is 233 B smaller gzip -9 (client build, measured).
 
 use wasm_bindgen::prelude::*;

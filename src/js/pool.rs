@@ -9,10 +9,10 @@ use wasm_bindgen::prelude::*;
 
 use super::client::{call_options, connect_options, traffic_observer, CallOptions};
 use super::convert::{error_to_js, from_js, get, get_fn, invalid_argument, promise, to_js};
+use crate::api::ClientConfig;
 use crate::api::ConnectOptions;
 use crate::api::FetchOptions;
 use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
-use crate::client::config::ClientConfig;
 use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
 use crate::pool::{Policy, PoolDriver, PoolError, Vars};
 use crate::proto::session::{ListKind, SessionConfig};
