@@ -40,10 +40,11 @@ export function abortable(promise, signal) {
     promise.then((v) => { done(); resolve(v); }, (e) => { done(); reject(e); });
   });
 }
-// A response's headers as one string, a `name:value` line per pair, for src/transport/fetch.rs
-// (one crossing instead of an iterator step and two property reads per header); undefined when
-// `headers` is not iterable as pairs. Pairs that are not two strings, or that a real `Headers`
-// cannot hold (a `:` in the name, a line break anywhere), are left out.
+// The headers of an injected fetch's answer that is not a `Response` (any iterable of pairs) as one
+// string, a `name:value` line per pair, for src/transport/fetch.rs (a real `Response`'s are read
+// with gloo-net's `Headers::entries`); undefined when `headers` is not iterable as pairs. Pairs
+// that are not two strings, or that a real `Headers` cannot hold (a `:` in the name, a line break
+// anywhere), are left out.
 export function headerLines(headers) {
   let lines = "";
   try {

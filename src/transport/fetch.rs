@@ -2,10 +2,11 @@
 //! one), the response body streamed chunk by chunk from its `ReadableStream`.
 //!
 //! ```text
-//!   HttpRequest ─► Headers + RequestInit ─► fetch(url, init) ─► Response
-//!        │                                              │ head: status + readable headers
-//!   AbortHandle (AbortController) ─ signal ─────────────┤
-//!                                                       └► body.getReader().read() … done
+//!   HttpRequest ─► Headers ─► gloo-net RequestBuilder ─► Request ─► fetch(request)  (global)
+//!               └► Headers + RequestInit ──────────────────────► fetch(url, init) (injected)
+//!        │                                        │ gloo-net Response: status, headers
+//!   AbortHandle (AbortController) ─ signal ───────┤
+//!                                                 └► body.getReader({mode: "byob"}).read() … done
 //! ```
 //!
 //! Bodies that are byte streams (what `fetch` returns in browsers, workerd and Node) are read
@@ -26,6 +27,7 @@
 
 use std::cell::RefCell;
 
+use gloo_net::http::{Headers as GlooHeaders, Method as GlooMethod, RequestBuilder, Response};
 use js_sys::{ArrayBuffer, Function, Promise, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, AbortSignal, AddEventListenerOptions};
@@ -35,7 +37,7 @@ use super::js::{
     await_abortable, describe, describe_line, detach, get, global_function, scope_origin,
     url_origin, Settled,
 };
-use crate::proto::http::{HttpRequest, ResponseHead};
+use crate::proto::http::{HttpRequest, Method, ResponseHead};
 
 pub use super::TransportError;
 
@@ -155,10 +157,13 @@ impl std::fmt::Debug for AbortHandle {
 
 /// Sends [`HttpRequest`]s with `fetch`.
 ///
-/// `globalThis.fetch`, or an injected function (a Workers service binding, a proxy, a test spy),
-/// is called as `fetch(url, init)` with `init = { method, headers: Headers, body?, signal,
-/// redirect? }`, and whatever it returns (a `Response` or a promise of one; any object with `status`,
-/// `headers` and `body` is accepted) is read the same way.
+/// Without an injected function, gloo-net's `RequestBuilder` builds a `Request` (method, headers,
+/// body, signal, redirect mode) and `globalThis.fetch(request)` sends it. An injected function (a
+/// Workers service binding, a proxy, a test spy) is called as its declared type says (`fetch?:
+/// (input: string, init: RequestInit)` in `src/js/mcp-edge.d.ts`): `fetch(url, init)` with `init =
+/// { method, headers: Headers, body?, signal, redirect? }`. Either answer is wrapped as gloo-net's
+/// `Response` and read the same way; an injected one may be any object with `status`, `headers`
+/// and `body` (or a promise of one).
 #[derive(Debug, Clone, Default)]
 pub struct FetchTransport {
     custom_fetch: Option<Function>,
@@ -194,17 +199,11 @@ impl FetchTransport {
         let headers = build_headers(&req.headers)?;
         let signal = abort.signal();
         let pending = match &self.custom_fetch {
-            Some(fetch) => call_fetch(fetch, &JsValue::UNDEFINED, req, &headers, &signal)?,
-            None => {
-                let fetch =
-                    global_function("fetch").ok_or_else(|| TransportError::Unsupported {
-                        message: "globalThis.fetch is not a function".into(),
-                    })?;
-                call_fetch(&fetch, &js_sys::global(), req, &headers, &signal)?
-            }
+            Some(fetch) => call_injected(fetch, req, &headers, &signal)?,
+            None => call_global(req, headers, &signal)?,
         };
         match await_abortable(pending, &signal).await {
-            Settled::Value(response) => FetchResponse::from_js(&response, signal),
+            Settled::Value(response) => FetchResponse::from_js(response, signal),
             Settled::Aborted => Err(TransportError::Aborted),
             Settled::Error(error) => Err(classify_failure(&error, &signal, req)),
         }
@@ -228,22 +227,68 @@ fn build_headers(pairs: &[(String, String)]) -> Result<web_sys::Headers, Transpo
     Ok(headers)
 }
 
-/// Calls `fetch(url, init)`: the global `fetch` (with the global object as `this`) or an injected
-/// one (with `undefined`); a synchronous throw is treated like a rejection. A URL `fetch` cannot
-/// parse rejects with a `TypeError`, like a network failure: [`classify_failure`] parses the URL
-/// only then, to report an [`TransportError::InvalidRequest`] instead (building a `Request` first
-/// to validate every URL up front cost each call a `Request` object and gloo-net's builder, and
-/// parsing it with `URL` a `URL` object).
-fn call_fetch(
+fn gloo_method(method: Method) -> GlooMethod {
+    match method {
+        Method::Get => GlooMethod::GET,
+        Method::Post => GlooMethod::POST,
+        Method::Delete => GlooMethod::DELETE,
+    }
+}
+
+/// The default path: gloo-net's `RequestBuilder` builds the `Request` (its URL parsed against the
+/// scope's base, so a bad URL is an [`TransportError::InvalidRequest`] before anything is sent) and
+/// the global `fetch` sends it, with the global object as `this`; a synchronous throw is treated
+/// like a rejection.
+///
+/// The global `fetch` is called here rather than through gloo-net's `Request::send`, which binds
+/// the same global `fetch` (never `window`) but awaits it unraced, reads a rejection as gloo's
+/// `JsError` (its `name` and `message`: Node's `cause`, e.g. `connect ECONNREFUSED`, is lost) and
+/// panics on a rejection that is not an `Error`; [`FetchTransport::send`] races the promise
+/// against the abort signal and [`classify_failure`] reads the rejection whole.
+fn call_global(
+    req: &HttpRequest,
+    headers: web_sys::Headers,
+    signal: &AbortSignal,
+) -> Result<Promise, TransportError> {
+    let fetch = global_function("fetch").ok_or_else(|| TransportError::Unsupported {
+        message: "globalThis.fetch is not a function".into(),
+    })?;
+    let mut builder = RequestBuilder::new(&req.url)
+        .method(gloo_method(req.method))
+        .headers(GlooHeaders::from_raw(headers))
+        .abort_signal(Some(signal));
+    if req.extras.manual_redirect {
+        // The OAuth headless step reads the 3xx itself (WHATWG Fetch § 4.4 "manual"). In a
+        // browser the answer is an opaque redirect (status 0), which the authorizer reports.
+        builder = builder.redirect(web_sys::RequestRedirect::Manual);
+    }
+    let built = match &req.body {
+        Some(body) => builder.body(JsValue::from_str(body)),
+        None => builder.build(),
+    };
+    let request = web_sys::Request::from(built.map_err(|e| TransportError::InvalidRequest {
+        message: format!("cannot build a request for {}: {e}", req.url),
+    })?);
+    let returned = fetch
+        .call1(&js_sys::global(), &request)
+        .map_err(|e| classify_failure(&e, signal, req))?;
+    Ok(Promise::resolve(&returned))
+}
+
+/// An injected `fetch`, called as `fetch(url, init)` (its declared type; a proxy or relay may
+/// rewrite the URL string) with `undefined` as `this`; a synchronous throw is treated like a
+/// rejection. A URL such a function cannot parse may be rejected with anything:
+/// [`classify_failure`] parses the URL on failure only, to report an
+/// [`TransportError::InvalidRequest`] instead of a network or CORS failure.
+fn call_injected(
     fetch: &Function,
-    this: &JsValue,
     req: &HttpRequest,
     headers: &web_sys::Headers,
     signal: &AbortSignal,
 ) -> Result<Promise, TransportError> {
     let returned = fetch
         .call2(
-            this,
+            &JsValue::UNDEFINED,
             &JsValue::from_str(&req.url),
             &request_init(req, headers, signal),
         )
@@ -442,36 +487,58 @@ impl std::fmt::Debug for FetchResponse {
 }
 
 impl FetchResponse {
-    /// Reads the head of a `Response` (or an object shaped like one) and locks its body with a
-    /// BYOB reader if it is a byte stream, else a `ReadableStreamDefaultReader` (WHATWG Streams
-    /// § 4.6, § 4.3).
-    fn from_js(response: &JsValue, signal: AbortSignal) -> Result<Self, TransportError> {
-        let invalid = |what: &str| TransportError::InvalidResponse {
-            message: format!("{what} (got {})", describe_line(response)),
+    /// Wraps what `fetch` fulfilled with as gloo-net's `Response`, reads its head and locks its
+    /// body with a BYOB reader if it is a byte stream, else a `ReadableStreamDefaultReader`
+    /// (WHATWG Streams § 4.6, § 4.3).
+    ///
+    /// A `Response` is wrapped as it is and its headers are read with gloo-net's
+    /// `Headers::entries` (WHATWG Fetch § 5.2: names lowercase, sorted, `set-cookie` split; only
+    /// what the scope may read). Anything else (an injected `fetch` may answer with any object
+    /// shaped like one) is wrapped once its `status` is checked to be an integer from 0 to 999
+    /// (gloo-net's accessors read the members by name and would wrap any other number into a
+    /// `u16`), and its `headers` are read leniently by [`read_headers`].
+    fn from_js(value: JsValue, signal: AbortSignal) -> Result<Self, TransportError> {
+        let invalid = |what: &str, got: &JsValue| TransportError::InvalidResponse {
+            message: format!("{what} (got {})", describe_line(got)),
         };
-        let status = get(response, "status")
-            .as_f64()
-            .filter(|s| s.fract() == 0.0 && (0.0..=999.0).contains(s))
-            .ok_or_else(|| invalid("no numeric `status` between 0 and 999"))?;
-        let headers = read_headers(&get(response, "headers"))
-            .ok_or_else(|| invalid("`headers` is not iterable as [name, value] pairs"))?;
-        let stream = get(response, "body");
-        let body = if stream.is_null() || stream.is_undefined() {
-            Body::Ended
-        } else {
-            let get_reader = get(&stream, "getReader")
-                .dyn_into::<Function>()
-                .map_err(|_| invalid("`body` is not a ReadableStream"))?;
-            let reader = Reader::lock(&stream, &get_reader).map_err(|e| {
-                TransportError::InvalidResponse {
-                    message: format!("body cannot be read: {}", describe_line(&e)),
+        let (response, headers) = match value.dyn_into::<web_sys::Response>() {
+            Ok(response) => {
+                let response = Response::from(response);
+                let headers = response.headers().entries().collect();
+                (response, headers)
+            }
+            Err(other) => {
+                let status_ok = get(&other, "status")
+                    .as_f64()
+                    .is_some_and(|s| s.fract() == 0.0 && (0.0..=999.0).contains(&s));
+                if !status_ok {
+                    return Err(invalid("no numeric `status` between 0 and 999", &other));
                 }
-            })?;
-            Body::Reading(reader)
+                let response = Response::from(other.unchecked_into::<web_sys::Response>());
+                let headers = response.headers().into_raw();
+                let headers = read_headers(&headers).ok_or_else(|| {
+                    invalid("`headers` is not iterable as [name, value] pairs", &headers)
+                })?;
+                (response, headers)
+            }
+        };
+        let body = match response.body() {
+            None => Body::Ended,
+            Some(stream) => {
+                let get_reader = get(&stream, "getReader")
+                    .dyn_into::<Function>()
+                    .map_err(|_| invalid("`body` is not a ReadableStream", &stream))?;
+                let reader = Reader::lock(&stream, &get_reader).map_err(|e| {
+                    TransportError::InvalidResponse {
+                        message: format!("body cannot be read: {}", describe_line(&e)),
+                    }
+                })?;
+                Body::Reading(reader)
+            }
         };
         Ok(FetchResponse {
             head: ResponseHead {
-                status: status as u16,
+                status: response.status(),
                 headers,
             },
             body,
@@ -571,9 +638,12 @@ fn chunk_bytes(value: &JsValue) -> Option<Vec<u8>> {
     value.as_string().map(String::into_bytes)
 }
 
-/// The `[name, value]` pairs of a `Headers` object (its iterator, WHATWG Fetch § 5.2: names
-/// lowercase, sorted, `set-cookie` split); only what the scope may read. `None` if `headers` is
-/// not iterable.
+/// The `[name, value]` pairs of the `headers` of an injected `fetch`'s answer that is not a
+/// `Response`: any iterable of pairs (a `Headers`, a `Map`, an array); pairs that are not two
+/// strings, or that a real `Headers` could not hold, are left out. `None` if `headers` is not
+/// iterable. gloo-net's `Headers::entries`, which reads a real `Response`'s headers, assumes a
+/// real `Headers`: it throws on a value that is not a string and reads an array's entries as
+/// `[index, pair]`.
 fn read_headers(headers: &JsValue) -> Option<Vec<(String, String)>> {
     // `headerLines` (src/js/glue.js) joins them in JS: one crossing for the whole set.
     let lines = super::js::header_lines(headers)?;

@@ -81,7 +81,7 @@ pub(crate) fn describe_line(error: &JsValue) -> String {
 extern "C" {
     /// `promise`, or a rejection as soon as `signal` aborts, whichever comes first.
     fn abortable(promise: &Promise, signal: &AbortSignal) -> Promise;
-    /// A response's headers as `name:value` lines (see [`super::fetch`]'s `read_headers`).
+    /// An injected answer's headers as `name:value` lines (see [`super::fetch`]'s `read_headers`).
     #[wasm_bindgen(js_name = headerLines)]
     pub(crate) fn header_lines(headers: &JsValue) -> Option<String>;
 }
