@@ -117,7 +117,9 @@ pub(crate) use call::{call_tool, list, run, wait_op};
 
 /// What the JS surface reads of the driver and its configuration (it goes through this facade,
 /// not to the driver itself).
-pub(crate) use crate::client::config::{check_url, ClientConfig};
+pub(crate) use crate::client::config::check_url;
+#[cfg(feature = "pool")]
+pub(crate) use crate::client::config::ClientConfig;
 pub(crate) use crate::client::{Notice, NotificationReader, Traffic};
 
 /// The driver every client of the JS and Rust surfaces runs: the one session driver over the
