@@ -34,7 +34,7 @@ impl Session {
         let op = self.new_op(kind, &RequestOptions::default(), false, now);
         if let (Some(limit), Some(o)) = (self.cfg.connect_timeout_ms, self.ops.get_mut(&op)) {
             // The connect as a whole, every step and era fallback included, ends by its
-            // deadline; so does each of its requests.
+            // deadline (its total limit; each step keeps the request timeout below it).
             o.timeout_ms = Some(o.timeout_ms.map_or(limit, |t| t.min(limit)));
             o.total_ms = Some(o.total_ms.map_or(limit, |t| t.min(limit)));
         }
@@ -112,10 +112,7 @@ impl Session {
     }
 
     fn set_step(&mut self, op: OpId, new_step: ConnectStep, new_version: Option<String>) {
-        let request_timeout = match (self.cfg.request_timeout_ms, self.cfg.connect_timeout_ms) {
-            (Some(r), Some(c)) => Some(r.min(c)),
-            (r, c) => r.or(c),
-        };
+        let request_timeout = self.cfg.request_timeout_ms;
         let now = self.last_now;
         if let Some(o) = self.ops.get_mut(&op) {
             o.timeout_ms = request_timeout;
