@@ -10,9 +10,10 @@ use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
+
+use mcp_edge::runtime::timers::WakeFlag;
 
 use mcp_edge::client::config::ClientConfig;
 use mcp_edge::pool::config::{PoolConfig, Vars};
@@ -27,13 +28,6 @@ use mcp_edge::tools::ExportFormat;
 use serde_json::{json, Value};
 
 // ---- a single-threaded executor on virtual time ---------------------------------------------------
-
-struct Flag(AtomicBool);
-impl Wake for Flag {
-    fn wake(self: Arc<Self>) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-}
 
 struct Sleep {
     at: u64,
@@ -101,14 +95,15 @@ impl Exec {
     /// Polls every task until none is woken, then moves time to the next sleep, until `done`
     /// or nothing can move (or `limit_ms` of virtual time passed).
     fn run_until(&self, done: impl Fn() -> bool, limit_ms: u64) {
-        let flag = Arc::new(Flag(AtomicBool::new(true)));
+        let flag = Arc::new(WakeFlag::default());
+        flag.set();
         let waker = Waker::from(flag.clone());
         let end = self.now.get() + limit_ms;
         for _ in 0..100_000 {
             let new: Vec<_> = self.spawned.borrow_mut().drain(..).collect();
             let had_new = !new.is_empty();
             self.tasks.borrow_mut().extend(new);
-            if flag.0.swap(false, Ordering::SeqCst) || had_new {
+            if flag.take() || had_new {
                 let mut tasks = std::mem::take(&mut *self.tasks.borrow_mut());
                 let mut cx = Context::from_waker(&waker);
                 tasks.retain_mut(|t| t.as_mut().poll(&mut cx).is_pending());

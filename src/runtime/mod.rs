@@ -1,8 +1,10 @@
 //! What the single-threaded hosts share above the protocol core and below the drivers: the
 //! boxed local future every async host runs, and the bound on outbound exchanges a pool's
-//! clients share. Pure `std`: no JS, no WASI, no clock.
+//! clients share, and the timers and wake flag of the no-waker executors. Pure `std`: no JS, no
+//! WASI, no clock.
 
 pub mod gate;
+pub mod timers;
 
 pub use gate::{OutboundGate, Permit, EDGE_MAX_OUTBOUND};
 

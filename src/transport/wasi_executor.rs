@@ -19,13 +19,13 @@ use std::cell::{Cell, RefCell};
 use std::future::Future;
 use std::pin::pin;
 use std::rc::{Rc, Weak};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
 
 use super::wasi::WasiExchange;
 use crate::bindings::wasi::clocks::monotonic_clock;
 use crate::bindings::wasi::io::poll;
+use crate::runtime::timers::{Timers, WakeFlag};
 use crate::runtime::LocalFuture;
 
 /// Most passes without a wait in between: a future that wakes itself forever would otherwise
@@ -35,25 +35,12 @@ const MAX_PASSES_PER_WAIT: usize = 10_000;
 /// Most chunks one exchange hands over in a row before its reader yields (see the module docs).
 pub const MAX_READY_READS: usize = 64;
 
-struct Flag(AtomicBool);
-
-impl Wake for Flag {
-    fn wake(self: Arc<Self>) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-}
-
-/// One timer: its instant on the monotonic clock and what it calls then.
-struct TimerSlot {
-    at_ns: u64,
-    fire: RefCell<Option<Box<dyn FnOnce()>>>,
-}
-
 #[derive(Default)]
 struct Reactor {
     /// Exchanges whose reader is waiting for bytes (registered again at every wait).
     waiting: RefCell<Vec<Weak<RefCell<WasiExchange>>>>,
-    timers: RefCell<Vec<Rc<TimerSlot>>>,
+    /// Timers on the monotonic clock, in nanoseconds.
+    timers: Timers<u64>,
     tasks: RefCell<Vec<LocalFuture<()>>>,
     spawned: RefCell<Vec<LocalFuture<()>>>,
 }
@@ -73,24 +60,12 @@ pub fn wait_on(exchange: &Rc<RefCell<WasiExchange>>) {
 }
 
 /// A timer armed by [`timer`]: dropping it before it fires forgets it.
-pub struct Timer {
-    slot: Rc<TimerSlot>,
-}
-
-impl Drop for Timer {
-    fn drop(&mut self) {
-        let _ = REACTOR.try_with(|r| r.timers.borrow_mut().retain(|s| !Rc::ptr_eq(s, &self.slot)));
-    }
-}
+pub type Timer = crate::runtime::timers::Timer<u64>;
 
 /// Calls `fire` `ms` milliseconds from now (while an export drives the executor).
 pub fn timer(ms: u64, fire: Box<dyn FnOnce()>) -> Timer {
-    let slot = Rc::new(TimerSlot {
-        at_ns: monotonic_clock::now().saturating_add(ms.saturating_mul(1_000_000)),
-        fire: RefCell::new(Some(fire)),
-    });
-    REACTOR.with(|r| r.timers.borrow_mut().push(slot.clone()));
-    Timer { slot }
+    let at_ns = monotonic_clock::now().saturating_add(ms.saturating_mul(1_000_000));
+    REACTOR.with(|r| r.timers.arm(at_ns, fire))
 }
 
 /// A future that resolves `ms` milliseconds from now; dropping it forgets its timer.
@@ -123,27 +98,16 @@ impl Future for Sleep {
 /// Fires every timer that is due; returns whether one fired.
 fn fire_due_timers() -> bool {
     let now = monotonic_clock::now();
-    let due: Vec<Rc<TimerSlot>> = REACTOR.with(|r| {
-        let mut timers = r.timers.borrow_mut();
-        let (due, rest): (Vec<_>, Vec<_>) = timers.drain(..).partition(|s| s.at_ns <= now);
-        *timers = rest;
-        due
-    });
-    let fired = !due.is_empty();
-    for slot in due {
-        let fire = slot.fire.borrow_mut().take();
-        if let Some(f) = fire {
-            f();
-        }
-    }
-    fired
+    // Nothing is borrowed while a timer's function runs: it may arm or drop timers.
+    REACTOR.with(|r| r.timers.fire_due(now))
 }
 
 /// Runs `future` and the spawned tasks until `future` completes. `None` when nothing can move
 /// any more (no exchange in flight, no timer) and it still has not.
 pub fn block_on<T>(future: impl Future<Output = T>) -> Option<T> {
     let mut future = pin!(future);
-    let flag = Arc::new(Flag(AtomicBool::new(true)));
+    let flag = Arc::new(WakeFlag::default());
+    flag.set();
     let waker = Waker::from(flag.clone());
     let mut cx = Context::from_waker(&waker);
     loop {
@@ -152,7 +116,7 @@ pub fn block_on<T>(future: impl Future<Output = T>) -> Option<T> {
             let new: Vec<_> = REACTOR.with(|r| r.spawned.borrow_mut().drain(..).collect());
             let had_new = !new.is_empty();
             REACTOR.with(|r| r.tasks.borrow_mut().extend(new));
-            if !flag.0.swap(false, Ordering::SeqCst) && !had_new && !fired {
+            if !flag.take() && !had_new && !fired {
                 break;
             }
             let mut tasks = REACTOR.with(|r| std::mem::take(&mut *r.tasks.borrow_mut()));
@@ -165,7 +129,7 @@ pub fn block_on<T>(future: impl Future<Output = T>) -> Option<T> {
         if !wait() {
             return None;
         }
-        flag.0.store(true, Ordering::SeqCst);
+        flag.set();
     }
 }
 
@@ -181,7 +145,7 @@ fn wait() -> bool {
                 }
             }
         }
-        let wake_at = r.timers.borrow().iter().map(|s| s.at_ns).min();
+        let wake_at = r.timers.next();
         (exchanges, wake_at)
     });
     let borrows: Vec<_> = exchanges.iter().map(|e| e.borrow()).collect();

@@ -19,12 +19,12 @@
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::pin;
-use std::rc::{Rc, Weak};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::rc::Rc;
 use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
+use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
+use mcp_edge::runtime::timers::{Timers, WakeFlag};
 use mcp_edge::runtime::LocalFuture;
 
 /// Passes between two looks at the clock: a task that wakes itself forever cannot hold
@@ -41,25 +41,11 @@ pub trait Source {
     fn wait(&self, timeout: Duration);
 }
 
-/// Set by every waker and by whatever moved outside a task's poll: another pass is due.
-struct Flag(AtomicBool);
-
-impl Wake for Flag {
-    fn wake(self: Arc<Self>) {
-        self.0.store(true, Ordering::SeqCst);
-    }
-}
-
-struct TimerSlot {
-    at: Instant,
-    fire: RefCell<Option<Box<dyn FnOnce()>>>,
-}
-
 struct State {
     tasks: RefCell<Vec<LocalFuture<()>>>,
     spawned: RefCell<Vec<LocalFuture<()>>>,
-    timers: RefCell<Vec<Rc<TimerSlot>>>,
-    flag: Arc<Flag>,
+    timers: Timers<Instant>,
+    flag: Arc<WakeFlag>,
 }
 
 /// The executor of one client (cheap to clone: a shared handle).
@@ -74,29 +60,15 @@ impl Default for Executor {
             state: Rc::new(State {
                 tasks: RefCell::default(),
                 spawned: RefCell::default(),
-                timers: RefCell::default(),
-                flag: Arc::new(Flag(AtomicBool::new(false))),
+                timers: Timers::default(),
+                flag: Arc::default(),
             }),
         }
     }
 }
 
 /// A timer armed by [`Executor::timer`]: dropping it before it fires forgets it.
-pub struct Timer {
-    slot: Rc<TimerSlot>,
-    state: Weak<State>,
-}
-
-impl Drop for Timer {
-    fn drop(&mut self) {
-        if let Some(s) = self.state.upgrade() {
-            if let Ok(mut timers) = s.timers.try_borrow_mut() {
-                timers.retain(|t| !Rc::ptr_eq(t, &self.slot));
-            }
-        }
-        // Dropped while the executor fires timers: the slot was taken out already.
-    }
-}
+pub type Timer = mcp_edge::runtime::timers::Timer<Instant>;
 
 impl Executor {
     /// Runs `task` in the background (whenever [`Executor::block_on`] runs).
@@ -106,20 +78,12 @@ impl Executor {
 
     /// Makes the executor poll everything again before it hands over the next input or waits.
     pub fn wake(&self) {
-        self.state.flag.0.store(true, Ordering::SeqCst);
+        self.state.flag.set();
     }
 
     /// Calls `fire` `delay` from now, unless the timer is dropped first.
     pub fn timer(&self, delay: Duration, fire: Box<dyn FnOnce()>) -> Timer {
-        let slot = Rc::new(TimerSlot {
-            at: Instant::now() + delay,
-            fire: RefCell::new(Some(fire)),
-        });
-        self.state.timers.borrow_mut().push(slot.clone());
-        Timer {
-            slot,
-            state: Rc::downgrade(&self.state),
-        }
+        self.state.timers.arm(Instant::now() + delay, fire)
     }
 
     /// A future that resolves `delay` from now.
@@ -142,31 +106,8 @@ impl Executor {
     pub fn clear(&self) {
         let tasks = std::mem::take(&mut *self.state.tasks.borrow_mut());
         let spawned = std::mem::take(&mut *self.state.spawned.borrow_mut());
-        let timers = std::mem::take(&mut *self.state.timers.borrow_mut());
-        drop((tasks, spawned, timers));
-    }
-
-    /// Fires every due timer; whether one fired.
-    fn fire_due_timers(&self) -> bool {
-        let now = Instant::now();
-        let due: Vec<Rc<TimerSlot>> = {
-            let mut timers = self.state.timers.borrow_mut();
-            let (due, rest): (Vec<_>, Vec<_>) = timers.drain(..).partition(|t| t.at <= now);
-            *timers = rest;
-            due
-        };
-        let fired = !due.is_empty();
-        for slot in due {
-            let fire = slot.fire.borrow_mut().take();
-            if let Some(f) = fire {
-                f();
-            }
-        }
-        fired
-    }
-
-    fn next_timer(&self) -> Option<Instant> {
-        self.state.timers.borrow().iter().map(|t| t.at).min()
+        drop((tasks, spawned));
+        self.state.timers.clear();
     }
 
     /// Runs `future` and the spawned tasks until `future` completes; `None` when `bound` passed
@@ -185,11 +126,11 @@ impl Executor {
             // Passes until one moves nothing.
             let mut passes: u32 = 0;
             loop {
-                let fired = self.fire_due_timers();
+                let fired = self.state.timers.fire_due(Instant::now());
                 let new: Vec<_> = self.state.spawned.borrow_mut().drain(..).collect();
                 let had_new = !new.is_empty();
                 self.state.tasks.borrow_mut().extend(new);
-                let woken = self.state.flag.0.swap(false, Ordering::SeqCst);
+                let woken = self.state.flag.take();
                 if passes > 0 && !fired && !had_new && !woken {
                     break;
                 }
@@ -218,7 +159,7 @@ impl Executor {
             if now >= give_up {
                 return None;
             }
-            let until = self.next_timer().map_or(give_up, |t| t.min(give_up));
+            let until = self.state.timers.next().map_or(give_up, |t| t.min(give_up));
             source.wait(until.saturating_duration_since(now));
         }
     }
