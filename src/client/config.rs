@@ -22,7 +22,7 @@ thread_local! {
 }
 
 /// The era detected earlier for `url`'s origin, if any.
-pub fn known_era(url: &str) -> Option<Era> {
+fn known_era(url: &str) -> Option<Era> {
     ERA_BY_ORIGIN.with(|m| m.borrow().get(&origin_or_whole(url)).copied())
 }
 

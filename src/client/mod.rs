@@ -16,7 +16,7 @@ mod oneshot;
 mod queue;
 
 use queue::SharedQueue;
-pub use queue::{NextNotification, Notice, NotificationReader, MAX_QUEUED_NOTIFICATIONS};
+pub use queue::{NextNotification, Notice, NotificationReader};
 
 use crate::util::vec_map::VecMap;
 use std::cell::RefCell;
@@ -38,7 +38,7 @@ use crate::transport::{AbortSwitch, AuthHost, Host, HostResponse, TransportError
 
 /// Bytes of a pausable stream fed to the session at once. One read can carry thousands of events
 /// (headless Chromium delivers large chunks); a slice yields at most `SLICE / 8` (an event is at
-/// least `data:x` and a blank line), which stays under `MAX_QUEUED_NOTIFICATIONS - PAUSE_AT`.
+/// least `data:x` and a blank line), which stays under `queue::MAX_QUEUED_NOTIFICATIONS - queue::PAUSE_AT`.
 const SLICE: usize = 1024;
 
 /// A progress callback. It borrows the notification: the message (up to an event's size) is
