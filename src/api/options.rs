@@ -79,13 +79,6 @@ impl ConnectOptions {
         self
     }
 
-    /// The deadline of the connect as a whole (discovery, `initialize`, the era fallback),
-    /// whatever the request timeouts.
-    pub fn connect_timeout_ms(mut self, ms: u64) -> Self {
-        self.config.timeouts.connect_ms = Some(ms);
-        self
-    }
-
     /// The `Implementation` object sent as client info (`{"name": ..., "version": ...}`).
     pub fn client_info(mut self, info: Value) -> Self {
         self.config.client_info = Some(info);
