@@ -464,6 +464,36 @@ async fn injected_fetch_is_called_with_url_and_init() {
     );
 }
 
+/// The global `fetch` gets the same call as an injected one, `fetch(url, init)` with the global
+/// object as `this`: no `Request` object is built first (each one is copied again by `fetch`).
+#[wasm_bindgen_test]
+async fn global_fetch_is_called_with_url_and_init() {
+    let global = js_sys::global();
+    let original = Reflect::get(&global, &"fetch".into()).unwrap();
+    let spy = Function::new_with_args(
+        "input, init",
+        "globalThis.__mcpEdgeSeen = [typeof input, this === globalThis, init && init.method, \
+         init && init.headers instanceof Headers, init && init.signal instanceof AbortSignal]; \
+         return globalThis.__mcpEdgeFetch(input, init);",
+    );
+    Reflect::set(&global, &"__mcpEdgeFetch".into(), &original).unwrap();
+    Reflect::set(&global, &"fetch".into(), &spy).unwrap();
+    let result = FetchTransport::new(None)
+        .send(
+            &mcp_post(format!("{}/echo-headers", base()), "{}"),
+            &AbortHandle::new(),
+        )
+        .await;
+    Reflect::set(&global, &"fetch".into(), &original).unwrap();
+    let mut resp = result.unwrap();
+    assert_eq!(body_json(&mut resp).await["headers"]["mcp-name"], "add");
+    let seen = Reflect::get(&global, &"__mcpEdgeSeen".into()).unwrap();
+    assert_eq!(
+        js_sys::JSON::stringify(&seen).unwrap().as_string().unwrap(),
+        r#"["string",true,"POST",true,true]"#
+    );
+}
+
 /// An injected `fetch` answering 200 with a body stream built by the JS expression `stream`,
 /// which enqueues one chunk of `len` (1,000,000) bytes (byte `i` is `i % 251`) and closes.
 fn fetch_answering_with(stream: &str) -> Function {
@@ -608,13 +638,13 @@ async fn bad_header_and_bad_url_are_invalid_requests() {
         .send(&get("http://[::1".into()), &AbortHandle::new())
         .await
         .unwrap_err();
-    // gloo-net's builder parses the URL before anything is sent.
+    // `fetch` rejects it like a network failure; the URL is parsed when the call fails.
     assert!(
-        matches!(&err, TransportError::InvalidRequest { message } if message.contains("cannot build a request")),
+        matches!(&err, TransportError::InvalidRequest { message } if message.contains("not a valid URL")),
         "got {err:?}"
     );
-    // The same through an injected fetch (one that hands the call to the global fetch): the URL
-    // is parsed when the call fails, not mistaken for a network or CORS failure.
+    // The same through an injected fetch (one that hands the call to the global fetch): not
+    // mistaken for a network or CORS failure either.
     let delegate = Function::new_with_args("url, init", "return fetch(url, init);");
     let err = FetchTransport::new(Some(delegate))
         .send(&get("http://[::1".into()), &AbortHandle::new())

@@ -2,8 +2,7 @@
 //! one), the response body streamed chunk by chunk from its `ReadableStream`.
 //!
 //! ```text
-//!   HttpRequest ─► Headers ─► gloo-net RequestBuilder ─► Request ─► fetch(request)  (global)
-//!               └► Headers + RequestInit ──────────────────────► fetch(url, init) (injected)
+//!   HttpRequest ─► Headers + RequestInit ─► fetch(url, init)  (global, or injected)
 //!        │                                        │ gloo-net Response: status, headers
 //!   AbortHandle (AbortController) ─ signal ───────┤
 //!                                                 └► body.getReader({mode: "byob"}).read() … done
@@ -27,7 +26,7 @@
 
 use std::cell::RefCell;
 
-use gloo_net::http::{Headers as GlooHeaders, Method as GlooMethod, RequestBuilder, Response};
+use gloo_net::http::Response;
 use js_sys::{ArrayBuffer, Function, Promise, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{AbortController, AbortSignal, AddEventListenerOptions};
@@ -37,7 +36,7 @@ use super::js::{
     await_abortable, describe, describe_line, detach, get, global_function, scope_origin,
     url_origin, Settled,
 };
-use crate::proto::http::{HttpRequest, Method, ResponseHead};
+use crate::proto::http::{HttpRequest, ResponseHead};
 
 pub use super::TransportError;
 
@@ -157,13 +156,12 @@ impl std::fmt::Debug for AbortHandle {
 
 /// Sends [`HttpRequest`]s with `fetch`.
 ///
-/// Without an injected function, gloo-net's `RequestBuilder` builds a `Request` (method, headers,
-/// body, signal, redirect mode) and `globalThis.fetch(request)` sends it. An injected function (a
-/// Workers service binding, a proxy, a test spy) is called as its declared type says (`fetch?:
-/// (input: string, init: RequestInit)` in `src/js/mcp-edge.d.ts`): `fetch(url, init)` with `init =
-/// { method, headers: Headers, body?, signal, redirect? }`. Either answer is wrapped as gloo-net's
-/// `Response` and read the same way; an injected one may be any object with `status`, `headers`
-/// and `body` (or a promise of one).
+/// `globalThis.fetch`, or an injected function (a Workers service binding, a proxy, a test spy),
+/// is called as the injected one's declared type says (`fetch?: (input: string, init:
+/// RequestInit)` in `src/js/mcp-edge.d.ts`): `fetch(url, init)` with `init = { method, headers:
+/// Headers, body?, signal, redirect? }`. The answer is wrapped as gloo-net's `Response` and read
+/// the same way whichever function gave it; an injected one may be any object with `status`,
+/// `headers` and `body` (or a promise of one).
 #[derive(Debug, Clone, Default)]
 pub struct FetchTransport {
     custom_fetch: Option<Function>,
@@ -198,10 +196,7 @@ impl FetchTransport {
         }
         let headers = build_headers(&req.headers)?;
         let signal = abort.signal();
-        let pending = match &self.custom_fetch {
-            Some(fetch) => call_injected(fetch, req, &headers, &signal)?,
-            None => call_global(req, headers, &signal)?,
-        };
+        let pending = call_fetch(self.custom_fetch.as_ref(), req, &headers, &signal)?;
         match await_abortable(pending, &signal).await {
             Settled::Value(response) => FetchResponse::from_js(response, signal),
             Settled::Aborted => Err(TransportError::Aborted),
@@ -227,68 +222,36 @@ fn build_headers(pairs: &[(String, String)]) -> Result<web_sys::Headers, Transpo
     Ok(headers)
 }
 
-fn gloo_method(method: Method) -> GlooMethod {
-    match method {
-        Method::Get => GlooMethod::GET,
-        Method::Post => GlooMethod::POST,
-        Method::Delete => GlooMethod::DELETE,
-    }
-}
-
-/// The default path: gloo-net's `RequestBuilder` builds the `Request` (its URL parsed against the
-/// scope's base, so a bad URL is an [`TransportError::InvalidRequest`] before anything is sent) and
-/// the global `fetch` sends it, with the global object as `this`; a synchronous throw is treated
-/// like a rejection.
+/// Calls `fetch(url, init)`: the global `fetch` with the global object as `this`, or an injected
+/// one (its declared type, `fetch?: (input: string, init: RequestInit)`; a proxy or relay may
+/// rewrite the URL string) with `undefined`. A synchronous throw is treated like a rejection.
 ///
-/// The global `fetch` is called here rather than through gloo-net's `Request::send`, which binds
-/// the same global `fetch` (never `window`) but awaits it unraced, reads a rejection as gloo's
-/// `JsError` (its `name` and `message`: Node's `cause`, e.g. `connect ECONNREFUSED`, is lost) and
-/// panics on a rejection that is not an `Error`; [`FetchTransport::send`] races the promise
-/// against the abort signal and [`classify_failure`] reads the rejection whole.
-fn call_global(
-    req: &HttpRequest,
-    headers: web_sys::Headers,
-    signal: &AbortSignal,
-) -> Result<Promise, TransportError> {
-    let fetch = global_function("fetch").ok_or_else(|| TransportError::Unsupported {
-        message: "globalThis.fetch is not a function".into(),
-    })?;
-    let mut builder = RequestBuilder::new(&req.url)
-        .method(gloo_method(req.method))
-        .headers(GlooHeaders::from_raw(headers))
-        .abort_signal(Some(signal));
-    if req.extras.manual_redirect {
-        // The OAuth headless step reads the 3xx itself (WHATWG Fetch § 4.4 "manual"). In a
-        // browser the answer is an opaque redirect (status 0), which the authorizer reports.
-        builder = builder.redirect(web_sys::RequestRedirect::Manual);
-    }
-    let built = match &req.body {
-        Some(body) => builder.body(JsValue::from_str(body)),
-        None => builder.build(),
-    };
-    let request = web_sys::Request::from(built.map_err(|e| TransportError::InvalidRequest {
-        message: format!("cannot build a request for {}: {e}", req.url),
-    })?);
-    let returned = fetch
-        .call1(&js_sys::global(), &request)
-        .map_err(|e| classify_failure(&e, signal, req))?;
-    Ok(Promise::resolve(&returned))
-}
-
-/// An injected `fetch`, called as `fetch(url, init)` (its declared type; a proxy or relay may
-/// rewrite the URL string) with `undefined` as `this`; a synchronous throw is treated like a
-/// rejection. A URL such a function cannot parse may be rejected with anything:
-/// [`classify_failure`] parses the URL on failure only, to report an
-/// [`TransportError::InvalidRequest`] instead of a network or CORS failure.
-fn call_injected(
-    fetch: &Function,
+/// No `Request` object is built first: `fetch` makes its one `Request` from `(url, init)` itself
+/// (WHATWG Fetch § 5.6 step 2). A `Request` built ahead (what gloo-net's `RequestBuilder` does,
+/// with a second throwaway `Request`, a `URL` and a `URLSearchParams`) is copied again by
+/// `fetch`; in the benchmark under contention that was the renderer's largest cost after `fetch`
+/// itself (docs/measurements.md, "Under contention"). A URL `fetch` cannot parse is rejected like
+/// a network failure (or with anything, by an injected function): [`classify_failure`] parses the
+/// URL on failure only, to report an [`TransportError::InvalidRequest`] instead.
+fn call_fetch(
+    fetch: Option<&Function>,
     req: &HttpRequest,
     headers: &web_sys::Headers,
     signal: &AbortSignal,
 ) -> Result<Promise, TransportError> {
+    let global;
+    let (fetch, this) = match fetch {
+        Some(injected) => (injected, JsValue::UNDEFINED),
+        None => {
+            global = global_function("fetch").ok_or_else(|| TransportError::Unsupported {
+                message: "globalThis.fetch is not a function".into(),
+            })?;
+            (&global, js_sys::global().into())
+        }
+    };
     let returned = fetch
         .call2(
-            &JsValue::UNDEFINED,
+            &this,
             &JsValue::from_str(&req.url),
             &request_init(req, headers, signal),
         )

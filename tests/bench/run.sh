@@ -8,6 +8,11 @@
 #   bash tests/bench/run.sh --smoke      # tiny sizes, 1 round: checks that the benchmark still runs
 #   bash tests/bench/run.sh --hog        # the same with one core kept busy by a busy loop
 #                                        # (report in target/bench/hog/)
+#   bash tests/bench/run.sh --only "echo c64 2"   # only the measurements whose key has the text
+#   bash tests/bench/run.sh --profile    # V8 CPU profiles of the page around each echo measurement
+#                                        # (<out>/profiles/, summed in profiles/summary.md)
+# Every echo row also reports the CPU time per call of each process (page, network service,
+# browser process, server).
 #
 # Installs what it needs (npm ci from the committed lock: the SDK, esbuild, playwright-core; the
 # browser is Debian's /usr/bin/chromium), builds the `web` packages when their sources are newer
