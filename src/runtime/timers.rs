@@ -81,12 +81,22 @@ impl<I: Ord + Copy> Timers<I> {
         }
     }
 
-    /// Fires every timer due at `now`; whether one fired.
+    /// Fires every timer due at `now`; whether one fired. The executors call this before every
+    /// pass, so a pass with nothing due allocates nothing.
     pub fn fire_due(&self, now: I) -> bool {
         let due: Vec<Rc<Slot<I>>> = {
             let mut slots = self.slots.borrow_mut();
-            let (due, rest): (Vec<_>, Vec<_>) = slots.drain(..).partition(|s| s.at <= now);
-            *slots = rest;
+            if !slots.iter().any(|s| s.at <= now) {
+                return false;
+            }
+            let mut due = Vec::new();
+            slots.retain(|s| {
+                let is_due = s.at <= now;
+                if is_due {
+                    due.push(s.clone());
+                }
+                !is_due
+            });
             due
         };
         let fired = !due.is_empty();
