@@ -64,9 +64,11 @@ fn auto_connect_discovers_a_modern_server_with_meta_and_headers() {
         meta["io.modelcontextprotocol/protocolVersion"],
         "2026-07-28"
     );
+    // The Tasks extension is declared by default (MCP 2026-07-28 `basic/versioning`
+    // "Extension Negotiation").
     assert_eq!(
         meta["io.modelcontextprotocol/clientCapabilities"],
-        json!({})
+        json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
     );
     assert_eq!(meta["io.modelcontextprotocol/clientInfo"]["name"], "t");
     assert_eq!(header(r, "mcp-session-id"), None);
@@ -871,9 +873,12 @@ fn unknown_result_type_and_hostile_bodies_are_typed_errors() {
         0,
     );
     p.pump();
-    assert_eq!(
-        p.err(t),
-        &ProtocolError::UnsupportedResultType("task".into())
+    // A task for a request that cannot run as one is an invalid response (ext-tasks
+    // "Capability Negotiation").
+    assert!(
+        matches!(p.err(t), ProtocolError::InvalidResult(m) if m.contains("prompts/get")),
+        "{:?}",
+        p.err(t)
     );
     assert!(matches!(p.err(g), ProtocolError::InvalidMessage(_)));
     assert!(matches!(p.err(o), ProtocolError::InvalidResult(_)));

@@ -130,6 +130,40 @@ pub enum ProtocolError {
     InvalidConfig(String),
     /// Authorization failed or was refused (see [`AuthError::code`] for the stable codes).
     Auth(AuthError),
+    /// A request's `_meta` value breaks its format (a `traceparent` that is not W3C Trace
+    /// Context, an unknown log level); nothing was sent.
+    InvalidMeta(String),
+    /// The task ended with the JSON-RPC error its request would have returned (ext-tasks
+    /// "Task Execution Errors"; MCP 2025-11-25 `tasks/result`).
+    TaskFailed {
+        /// The task.
+        task_id: String,
+        /// The error.
+        error: Box<crate::proto::jsonrpc::ErrorObject>,
+    },
+    /// The task was cancelled (by the server, or by another client).
+    TaskCancelled {
+        /// The task.
+        task_id: String,
+        /// The server's status message, when it sent one.
+        message: Option<String>,
+    },
+    /// The task is gone: the server no longer knows it (`-32602`), or its TTL ran out before it
+    /// ended.
+    TaskExpired {
+        /// The task.
+        task_id: String,
+        /// Which of the two.
+        reason: String,
+    },
+    /// The client stopped waiting for a task (`max_task_wait_ms`, or polls that kept failing);
+    /// the task itself may still run and can be resumed by its id.
+    TaskTimeout {
+        /// The task.
+        task_id: String,
+        /// The limit that passed, in ms.
+        after_ms: u64,
+    },
 }
 
 impl ProtocolError {
@@ -154,6 +188,11 @@ impl ProtocolError {
             ProtocolError::Auth(e) => e.code(),
             ProtocolError::EventTooLarge { .. } => "EVENT_TOO_LARGE",
             ProtocolError::BodyTooLarge { .. } => "BODY_TOO_LARGE",
+            ProtocolError::InvalidMeta(_) => "INVALID_META",
+            ProtocolError::TaskFailed { .. } => "TASK_FAILED",
+            ProtocolError::TaskCancelled { .. } => "TASK_CANCELLED",
+            ProtocolError::TaskExpired { .. } => "TASK_EXPIRED",
+            ProtocolError::TaskTimeout { .. } => "TASK_TIMEOUT",
             _ => "PROTOCOL",
         }
     }
@@ -272,6 +311,23 @@ impl fmt::Display for ProtocolError {
             ProtocolError::UnknownInput => f.write_str("unknown or already answered input"),
             ProtocolError::InvalidConfig(m) => write!(f, "invalid configuration: {m}"),
             ProtocolError::Auth(e) => e.fmt(f),
+            ProtocolError::InvalidMeta(m) => write!(f, "invalid request _meta: {m}"),
+            ProtocolError::TaskFailed { task_id, error } => write!(
+                f,
+                "task {task_id} failed: server error {}: {}",
+                error.code, error.message
+            ),
+            ProtocolError::TaskCancelled { task_id, message } => match message {
+                Some(m) => write!(f, "task {task_id} was cancelled: {m}"),
+                None => write!(f, "task {task_id} was cancelled"),
+            },
+            ProtocolError::TaskExpired { task_id, reason } => {
+                write!(f, "task {task_id} is gone: {reason}")
+            }
+            ProtocolError::TaskTimeout { task_id, after_ms } => write!(
+                f,
+                "stopped waiting for task {task_id} after {after_ms} ms; it may still run (resume it by its id)"
+            ),
         }
     }
 }

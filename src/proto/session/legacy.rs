@@ -90,8 +90,18 @@ impl Session {
                 if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
                     o.user_inputs_open += 1;
                 }
+                // MCP 2025-11-25 `basic/utilities/tasks`: a request for a task names it; the
+                // answer names it too.
+                let task = r
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|m| m.get(super::META_RELATED_TASK))
+                    .and_then(|t| t.get("taskId"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
                 self.inputs
-                    .insert(input, InputSlot::ServerRequest { id: r.id, op });
+                    .insert(input, InputSlot::ServerRequest { id: r.id, op, task });
                 let params = r.params.unwrap_or(Value::Object(Map::new()));
                 self.events.push_back(Event::InputRequest {
                     input,
@@ -178,6 +188,11 @@ impl Session {
                     },
                 });
                 return;
+            }
+            // A task's status changed: its op polls now (2025-11-25 `notifications/tasks/status`;
+            // the extension's `notifications/tasks`).
+            "notifications/tasks/status" | "notifications/tasks" => {
+                self.task_notified(&params, now)
             }
             "notifications/tools/list_changed" => {
                 self.cache.invalidate_method("tools/list");

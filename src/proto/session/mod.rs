@@ -28,13 +28,20 @@ mod error;
 mod exchange;
 mod legacy;
 mod request;
+mod request_meta;
 mod retry_after;
 mod snapshot;
 mod stdio;
+mod task;
 mod types;
 
 pub use error::ProtocolError;
+pub use request_meta::{check_traceparent, RequestMeta, META_LOG_LEVEL};
 pub use snapshot::{SessionSnapshot, SNAPSHOT_VERSION};
+pub use task::{
+    TaskInfo, TaskPreference, TaskShape, TaskStatus, TaskSupport, META_RELATED_TASK,
+    TASKS_EXTENSION,
+};
 pub use types::*;
 
 use crate::util::vec_map::VecMap;
@@ -91,6 +98,10 @@ struct RequestState {
     params: Map<String, Value>,
     round: Option<InputRound>,
     rounds: u32,
+    /// The task the server made of this request, once it did.
+    task: Option<Box<task::TaskState>>,
+    /// 2025 era: whether to call a tool that allows tasks as one.
+    task_pref: TaskPreference,
 }
 
 #[derive(Debug)]
@@ -168,8 +179,15 @@ struct Op {
 enum InputSlot {
     /// MRTR: a key of an `input_required` result of this op.
     Round { op: OpId, key: String },
-    /// 2025 era: a server-to-client request to answer with a POSTed response.
-    ServerRequest { id: RequestId, op: Option<OpId> },
+    /// 2025 era: a server-to-client request to answer with a POSTed response; `task` is the
+    /// task it belongs to (`io.modelcontextprotocol/related-task`), echoed in the answer.
+    ServerRequest {
+        id: RequestId,
+        op: Option<OpId>,
+        task: Option<String>,
+    },
+    /// Tasks extension: a key of a task's `inputRequests`, answered with `tasks/update`.
+    TaskInput { op: OpId, key: String },
 }
 
 /// The 2025-era standalone GET stream.
@@ -199,6 +217,8 @@ struct ToolFacts {
     /// Annotated `idempotentHint` or `readOnlyHint` in the last list: a second run does no harm,
     /// so a broken stream may re-issue its calls.
     repeatable: bool,
+    /// Its `execution.taskSupport` (MCP 2025-11-25 `basic/utilities/tasks`).
+    task_support: TaskSupport,
 }
 
 /// The client session state machine. See the module documentation for the call order.
@@ -461,11 +481,25 @@ impl Session {
                     continue;
                 }
                 let total = op.total_deadline().is_some_and(|t| t <= now);
-                let after_ms = if total {
-                    op.total_ms.unwrap_or_default()
-                } else {
-                    op.timeout_ms.unwrap_or_default()
-                };
+                let (timeout_ms, total_ms) = (op.timeout_ms, op.total_ms);
+                if let Some(task_id) = self.task_mut(id).map(|t| t.info.task_id.clone()) {
+                    // A poll that went unanswered is retried; the task's own wait limit ends the
+                    // op without touching the task, which a host can resume by its id.
+                    self.stop_traffic(id);
+                    if !total && self.poll_failed(id, now) {
+                        continue;
+                    }
+                    let after_ms = if total { total_ms } else { timeout_ms };
+                    let after_ms = after_ms.unwrap_or_default();
+                    self.finish(
+                        id,
+                        Err(ProtocolError::TaskTimeout { task_id, after_ms }),
+                        now,
+                    );
+                    continue;
+                }
+                let after_ms = if total { total_ms } else { timeout_ms };
+                let after_ms = after_ms.unwrap_or_default();
                 // The server is told, as for a cancel: the request will not be waited for.
                 self.tell_abandoned(id, &format!("timed out after {after_ms} ms"));
                 self.abort_op(id, now);
@@ -618,6 +652,12 @@ impl Session {
 
     /// Stops an op's traffic: aborts its exchange, forgets its rpc id, withdraws its inputs.
     fn abort_op(&mut self, id: OpId, _now: u64) {
+        self.stop_traffic(id);
+        self.withdraw_inputs(id);
+    }
+
+    /// Aborts an op's exchange and forgets its rpc id (its inputs stay open).
+    fn stop_traffic(&mut self, id: OpId) {
         let Some(op) = self.ops.get_mut(&id) else {
             return;
         };
@@ -629,7 +669,6 @@ impl Session {
         if let Some(rpc) = rpc {
             self.pending.remove(&rpc);
         }
-        self.withdraw_inputs(id);
     }
 
     fn withdraw_inputs(&mut self, op: OpId) {
@@ -637,7 +676,7 @@ impl Session {
             .inputs
             .iter()
             .filter(|(_, s)| match s {
-                InputSlot::Round { op: o, .. } => *o == op,
+                InputSlot::Round { op: o, .. } | InputSlot::TaskInput { op: o, .. } => *o == op,
                 InputSlot::ServerRequest { op: o, .. } => *o == Some(op),
             })
             .map(|(k, _)| *k)

@@ -8,7 +8,7 @@ use super::cache;
 use super::exchange::{Exchange, Failure, Purpose};
 use super::{
     Era, Event, InputId, InputRound, InputSlot, ListKind, ListState, OpId, OpKind, Phase,
-    ProtocolError, RequestOptions, RequestState, Session,
+    ProtocolError, RequestOptions, RequestState, Session, TaskSupport,
 };
 use crate::proto::headers;
 use crate::proto::http::{mime, names, HttpRequest, Method};
@@ -59,6 +59,18 @@ fn safe_to_repeat(tool: &Value) -> bool {
 /// "Supported Requests").
 const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
 
+/// Sets `key` in `obj._meta` (creating `_meta`), keeping the rest; no-op on a non-object.
+fn put_meta(obj: &mut Value, key: &str, value: Value) {
+    if let Value::Object(m) = obj {
+        let meta = m
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(meta) = meta {
+            meta.insert(key.into(), value);
+        }
+    }
+}
+
 fn params_map(params: Value) -> Result<Map<String, Value>, ProtocolError> {
     match params {
         Value::Object(m) => Ok(m),
@@ -76,11 +88,16 @@ impl Session {
     /// `ping`, ...). Completes with the final result: MRTR rounds, session re-initialization,
     /// header and version retries happen inside.
     pub fn request(&mut self, method: &str, params: Value, opts: RequestOptions, now: u64) -> OpId {
-        let state = params_map(params).map(|params| RequestState {
-            method: method.to_string(),
-            params,
-            round: None,
-            rounds: 0,
+        let state = params_map(params).and_then(|mut params| {
+            opts.meta.apply(&mut params)?;
+            Ok(RequestState {
+                method: method.to_string(),
+                params,
+                round: None,
+                rounds: 0,
+                task: None,
+                task_pref: opts.task,
+            })
         });
         match state {
             Ok(st) => {
@@ -130,7 +147,10 @@ impl Session {
         if !self.ops.contains_key(&op) {
             return;
         }
-        self.tell_abandoned(op, "cancelled by the client");
+        // A task is cancelled with `tasks/cancel`, never `notifications/cancelled`.
+        if !self.cancel_task(op, now) {
+            self.tell_abandoned(op, "cancelled by the client");
+        }
         self.finish(op, Err(ProtocolError::Cancelled), now);
     }
 
@@ -163,17 +183,23 @@ impl Session {
             .remove(&input)
             .ok_or(ProtocolError::UnknownInput)?;
         match slot {
-            InputSlot::ServerRequest { id, op } => {
+            InputSlot::ServerRequest { id, op, task } => {
                 if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
                     o.user_inputs_open = o.user_inputs_open.saturating_sub(1);
                     o.activity = now;
                 }
                 let msg = match answer {
-                    Ok(result) => Message::Response(Response {
-                        id,
-                        result,
-                        extra: Map::new(),
-                    }),
+                    Ok(mut result) => {
+                        if let Some(t) = task {
+                            let related = serde_json::json!({ "taskId": t });
+                            put_meta(&mut result, super::META_RELATED_TASK, related);
+                        }
+                        Message::Response(Response {
+                            id,
+                            result,
+                            extra: Map::new(),
+                        })
+                    }
                     Err(error) => Message::Error(crate::proto::jsonrpc::ErrorResponse {
                         id: Some(id),
                         error,
@@ -182,6 +208,13 @@ impl Session {
                 };
                 let req = self.post(&msg, None);
                 self.new_exchange(Exchange::new(Purpose::Reply), req);
+            }
+            InputSlot::TaskInput { op, key } => {
+                let value = answer.unwrap_or_else(|e| serde_json::json!({"error": e.to_value()}));
+                if let Some(o) = self.ops.get_mut(&op) {
+                    o.activity = now;
+                }
+                self.task_input_answered(op, key, value, now);
             }
             InputSlot::Round { op, key } => {
                 let value = answer.unwrap_or_else(|e| serde_json::json!({"error": e.to_value()}));
@@ -207,7 +240,7 @@ impl Session {
     // ---- driving -----------------------------------------------------------------------------
 
     /// Starts a new op: now if connected, after the connect (or re-initialization) otherwise.
-    fn start(&mut self, id: OpId, now: u64) {
+    pub(super) fn start(&mut self, id: OpId, now: u64) {
         match self.phase {
             Phase::Connected => self.drive(id, now),
             Phase::Connecting(c) | Phase::Reinitializing(c) => self.wait_for(id, c),
@@ -266,9 +299,11 @@ impl Session {
                 }
                 self.send_rpc(op, method, params, now);
             }
+            OpKind::Request(RequestState { task: Some(_), .. }) => self.drive_task(op, now),
             OpKind::Request(st) => {
                 let method = st.method.clone();
                 let mut params = st.params.clone();
+                let task_pref = st.task_pref;
                 if let Some(r) = &st.round {
                     params.insert("inputResponses".into(), Value::Object(r.answers.clone()));
                     if let Some(s) = &r.request_state {
@@ -292,6 +327,20 @@ impl Session {
                         // The Mcp-Param-* headers come from the tool's inputSchema: list first.
                         let lister = self.internal_list_tools(now);
                         return self.wait_for(op, lister);
+                    }
+                }
+                if method == "tools/call" && self.era == Some(Era::Legacy) {
+                    if self.legacy_needs_tool_list() {
+                        // Whether the tool runs as a task is in its `execution`: list first.
+                        let lister = self.internal_list_tools(now);
+                        return self.wait_for(op, lister);
+                    }
+                    self.legacy_task_param(&mut params, task_pref);
+                    // The `task` member stays with the request: its result is read as a task.
+                    if let Some(OpKind::Request(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) {
+                        if let Some(t) = params.get("task") {
+                            st.params.insert("task".into(), t.clone());
+                        }
                     }
                 }
                 if let Some(hit) = self.cached(&method, &params, now) {
@@ -449,6 +498,27 @@ impl Session {
         }
     }
 
+    /// The client capabilities as sent: the configured ones with the enabled extensions under
+    /// `extensions` (MCP 2026-07-28 `basic/versioning` "Extension Negotiation"; in the 2025 era
+    /// the same object goes into `initialize`).
+    pub(super) fn declared_capabilities(&self) -> Value {
+        let mut caps = match &self.cfg.capabilities {
+            Value::Object(m) => m.clone(),
+            _ => Map::new(),
+        };
+        if !self.cfg.extensions.is_empty() {
+            let ext = caps
+                .entry("extensions")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(e) = ext {
+                for (k, v) in &self.cfg.extensions {
+                    e.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+        Value::Object(caps)
+    }
+
     /// Puts the 2026-07-28 request metadata into `params._meta` (MCP 2026-07-28 `basic/index`
     /// "_meta"; `basic/versioning`), keeping what the caller put there.
     fn add_modern_meta(&self, r: &mut Request, version: &str) {
@@ -461,7 +531,7 @@ impl Session {
                 m.insert(super::META_PROTOCOL_VERSION.into(), Value::from(version));
                 m.insert(
                     super::META_CLIENT_CAPABILITIES.into(),
-                    self.cfg.capabilities.clone(),
+                    self.declared_capabilities(),
                 );
                 m.insert(super::META_CLIENT_INFO.into(), self.cfg.client_info.clone());
             }
@@ -485,7 +555,10 @@ impl Session {
         }
     }
 
-    fn request_result(&mut self, op: OpId, mut result: Value, now: u64) {
+    fn request_result(&mut self, op: OpId, result: Value, now: u64) {
+        let Some(mut result) = self.task_result(op, result, now) else {
+            return;
+        };
         let Some(OpKind::Request(st)) = self.ops.get(&op).map(|o| &o.kind) else {
             return;
         };
@@ -697,10 +770,13 @@ impl Session {
             self.tools_listed = true;
             for facts in self.tools.values_mut() {
                 facts.repeatable = false;
+                facts.task_support = TaskSupport::Forbidden;
             }
-            for tool in items.iter().filter(|t| safe_to_repeat(t)) {
+            for tool in &items {
                 if let Some(name) = tool.get("name").and_then(Value::as_str) {
-                    self.tools.entry(name.to_string()).or_default().repeatable = true;
+                    let facts = self.tools.entry(name.to_string()).or_default();
+                    facts.repeatable = safe_to_repeat(tool);
+                    facts.task_support = TaskSupport::of_tool(tool);
                 }
             }
         }
@@ -716,7 +792,9 @@ impl Session {
         };
         for tool in tools {
             if let Some(name) = tool.get("name").and_then(Value::as_str) {
-                self.tools.entry(name.to_string()).or_default().repeatable = safe_to_repeat(tool);
+                let facts = self.tools.entry(name.to_string()).or_default();
+                facts.repeatable = safe_to_repeat(tool);
+                facts.task_support = TaskSupport::of_tool(tool);
             }
         }
     }
@@ -784,6 +862,9 @@ impl Session {
 
     fn request_failed(&mut self, op: OpId, failure: Failure, now: u64) {
         if self.retried_after(op, &failure, now) {
+            return;
+        }
+        if self.task_request_failed(op, &failure, now) {
             return;
         }
         let era = self.era;

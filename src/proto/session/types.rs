@@ -110,8 +110,16 @@ pub struct SessionConfig {
     pub known_era: Option<Era>,
     /// `Implementation` object sent as client info.
     pub client_info: Value,
-    /// Client capabilities object.
+    /// Client capabilities object (without `extensions`: see the next member).
     pub capabilities: Value,
+    /// The extensions the client declares, by identifier, with their settings (MCP 2026-07-28
+    /// `basic/versioning` "Extension Negotiation"). Sent as `capabilities.extensions`: in every
+    /// request's `_meta` in 2026-07-28, in `initialize` in the 2025 era. By default the Tasks
+    /// extension ([`super::TASKS_EXTENSION`]); remove it and a server may not make tasks.
+    pub extensions: serde_json::Map<String, Value>,
+    /// How long a task's op waits for the task to end, polling (`None`: until its TTL). When
+    /// it passes, the op fails with [`ProtocolError::TaskTimeout`] and the task is left running.
+    pub max_task_wait_ms: Option<u64>,
     /// Extra headers sent on every request (e.g. `authorization`).
     pub headers: Vec<(String, String)>,
     /// Per-request timeout; reset by progress notifications. `None` = no limit.
@@ -161,6 +169,12 @@ impl SessionConfig {
             known_era: None,
             client_info: json!({"name": "mcp-edge", "version": env!("CARGO_PKG_VERSION")}),
             capabilities: json!({}),
+            extensions: {
+                let mut m = serde_json::Map::new();
+                m.insert(super::TASKS_EXTENSION.into(), json!({}));
+                m
+            },
+            max_task_wait_ms: Some(24 * 60 * 60 * 1000),
             headers: Vec::new(),
             request_timeout_ms: Some(60_000),
             max_total_timeout_ms: None,
@@ -212,12 +226,47 @@ impl SessionConfig {
             }
             a.validate().map_err(ProtocolError::Auth)?;
         }
+        for id in self.extensions.keys() {
+            check_extension_id(id)?;
+        }
         if self.max_pages == 0 {
             return Err(ProtocolError::InvalidConfig(
                 "max_pages must be at least 1".into(),
             ));
         }
         Ok(())
+    }
+}
+
+/// An extension identifier: a `_meta` key with its mandatory prefix (MCP 2026-07-28
+/// `basic/versioning` "Extension Negotiation", `basic/index` "_meta"): `prefix/name`, the prefix
+/// dot-separated labels (each starting with a letter, ending with a letter or digit, hyphens
+/// inside), the name starting and ending alphanumeric with `-`, `_`, `.` inside.
+pub fn check_extension_id(id: &str) -> Result<(), ProtocolError> {
+    let bad = || {
+        ProtocolError::InvalidConfig(format!(
+            "extension identifier {id:?} must be prefix/name, e.g. io.modelcontextprotocol/tasks"
+        ))
+    };
+    let (prefix, name) = id.split_once('/').ok_or_else(bad)?;
+    let label_ok = |l: &str| {
+        let b = l.as_bytes();
+        !b.is_empty()
+            && b[0].is_ascii_alphabetic()
+            && b[b.len() - 1].is_ascii_alphanumeric()
+            && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+    };
+    let nb = name.as_bytes();
+    let name_ok = !nb.is_empty()
+        && nb[0].is_ascii_alphanumeric()
+        && nb[nb.len() - 1].is_ascii_alphanumeric()
+        && nb
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'));
+    if prefix.split('.').all(label_ok) && name_ok {
+        Ok(())
+    } else {
+        Err(bad())
     }
 }
 
@@ -275,6 +324,11 @@ pub struct RequestOptions {
     pub timeout_ms: Option<u64>,
     /// Ask for progress notifications (adds a unique `progressToken`).
     pub progress: bool,
+    /// 2025 era: whether a tool that allows tasks (`execution.taskSupport: "optional"`) is
+    /// called as one; a tool that requires it always is.
+    pub task: super::TaskPreference,
+    /// Trace context and log level for this request's `_meta`.
+    pub meta: super::RequestMeta,
     /// The caller declares the request safe to run more than once: a 2026-era response stream
     /// that breaks before the response re-issues it. Without it only requests that execute
     /// nothing (lists, reads, gets, `ping`, completion) and tools annotated `idempotentHint` or
@@ -416,6 +470,13 @@ pub enum Event {
         method: String,
         /// The request params.
         params: Value,
+    },
+    /// A task's status or status message changed (its op drives it; see [`super::TaskInfo`]).
+    TaskStatus {
+        /// The operation the task belongs to.
+        op: OpId,
+        /// What the server said.
+        task: super::TaskInfo,
     },
     /// An input request was withdrawn (its operation ended first).
     InputCancelled {
