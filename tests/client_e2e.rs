@@ -979,3 +979,457 @@ async fn a_notification_iterator_can_be_returned_and_another_opened() {
     }
     assert!(saw_closed);
 }
+
+/// Collects what `onProgress` receives, as JSON.
+type Log = Rc<RefCell<Vec<serde_json::Value>>>;
+
+fn progress_log() -> (Log, Closure<dyn Fn(JsValue)>) {
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let l2 = log.clone();
+    let f = Closure::<dyn Fn(JsValue)>::new(move |p: JsValue| {
+        let text = js_sys::JSON::stringify(&p).unwrap().as_string().unwrap();
+        l2.borrow_mut()
+            .push(serde_json::from_str(&text).unwrap_or_default());
+    });
+    (log, f)
+}
+
+fn text_of(r: &JsValue) -> String {
+    Array::from(&get(r, "content"))
+        .iter()
+        .map(|b| s(&b, "text"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[wasm_bindgen_test]
+async fn everything_task_tool_resolves_like_a_plain_call_and_reports_its_status() {
+    // server-everything's `simulate-research-query` declares `execution.taskSupport:
+    // "required"` (MCP 2025-11-25 tasks): called as a task, polled, its result fetched.
+    let c = connect(&everything(), JsValue::UNDEFINED).await;
+    let (log, on_progress) = progress_log();
+    let r = wait(c.call_tool(
+        "simulate-research-query".into(),
+        json(serde_json::json!({"topic": "rust"})),
+        obj(&[("onProgress", on_progress.as_ref().clone())]),
+    ))
+    .await
+    .unwrap();
+    let text = text_of(&r);
+    assert!(text.contains("Research Report"), "{text}");
+    let log = log.borrow().clone();
+    let reports: Vec<&serde_json::Value> = log.iter().filter(|p| p["task"].is_object()).collect();
+    assert!(reports.len() >= 2, "{log:?}");
+    let id = reports[0]["task"]["taskId"].as_str().unwrap().to_string();
+    assert!(reports.iter().all(|p| p["task"]["taskId"] == id.as_str()));
+    assert_eq!(reports[0]["task"]["shape"], "2025-11-25");
+    assert!(
+        reports.iter().any(|p| p["task"]["status"] == "working"
+            && p["message"].as_str().is_some_and(|m| !m.is_empty())),
+        "{log:?}"
+    );
+    assert!(c.tasks().is_array() && Array::from(&c.tasks()).length() == 0);
+    wait(c.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn everything_task_asks_for_clarification_through_the_elicitation_handler() {
+    let calls = Rc::new(RefCell::new(Vec::new()));
+    let c2 = calls.clone();
+    let handler = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |p: JsValue| {
+        let first = get(&p, "requestedSchema.properties.interpretation.oneOf");
+        let pick = s(&Array::from(&first).get(0), "const");
+        c2.borrow_mut().push(pick.clone());
+        let content = obj(&[("interpretation", pick.into())]);
+        obj(&[("action", "accept".into()), ("content", content)])
+    });
+    let c = connect(
+        &everything(),
+        obj(&[("onElicitation", handler.as_ref().clone())]),
+    )
+    .await;
+    let r = wait(c.call_tool(
+        "simulate-research-query".into(),
+        json(serde_json::json!({"topic": "python", "ambiguous": true})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
+    let picked = calls.borrow().clone();
+    assert_eq!(picked.len(), 1, "asked once: {picked:?}");
+    let text = text_of(&r);
+    assert!(
+        text.contains(&picked[0]),
+        "the answer reached the task: {text}"
+    );
+    wait(c.close()).await.unwrap();
+}
+
+// ---- the 2026-07-28 Tasks extension, against tests/servers/tasks2026 (no published server
+// ---- implements it; the fixture follows ext-tasks `specification/draft/tasks.md`) -------------
+
+/// Elicitation answers for the fixture's tools: `confirm: true`, or `{answer: <message>}`.
+fn tasks_handler(asked: Rc<RefCell<Vec<String>>>) -> Closure<dyn Fn(JsValue) -> JsValue> {
+    Closure::<dyn Fn(JsValue) -> JsValue>::new(move |p: JsValue| {
+        let message = s(&p, "message");
+        asked.borrow_mut().push(message.clone());
+        let props = get(&p, "requestedSchema.properties");
+        let content = if get(&props, "confirm").is_object() {
+            obj(&[("confirm", true.into())])
+        } else {
+            obj(&[("answer", format!("re:{}", asked.borrow().len()).into())])
+        };
+        obj(&[("action", "accept".into()), ("content", content)])
+    })
+}
+
+/// The fixture's records of one task: its log entries and its `/admin/tasks` row.
+async fn task_records(task_id: &str) -> (Vec<serde_json::Value>, serde_json::Value) {
+    let log = get_json(&tasks2026_admin("log")).await;
+    let mine: Vec<serde_json::Value> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["params"]["taskId"] == task_id)
+        .cloned()
+        .collect();
+    let tasks = get_json(&tasks2026_admin("tasks")).await;
+    let row = tasks["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["taskId"] == task_id)
+        .cloned()
+        .unwrap_or_default();
+    (mine, row)
+}
+
+fn first_task_id(log: &Log) -> Option<String> {
+    log.borrow()
+        .iter()
+        .find_map(|p| p["task"]["taskId"].as_str().map(str::to_string))
+}
+
+#[wasm_bindgen_test]
+async fn tasks2026_a_call_the_server_makes_a_task_resolves_with_its_result() {
+    let c = connect(&tasks2026(), JsValue::UNDEFINED).await;
+    // Both sides' extensions: what the server announced and what this client declared.
+    let ext = c.extensions();
+    for side in ["server", "client"] {
+        let m = Reflect::get(&ext, &side.into()).unwrap();
+        assert!(
+            Reflect::get(&m, &"io.modelcontextprotocol/tasks".into())
+                .unwrap()
+                .is_object(),
+            "{side}: {:?}",
+            js_sys::JSON::stringify(&ext)
+        );
+    }
+    let (log, on_progress) = progress_log();
+    let r = wait(c.call_tool(
+        "slow_compute".into(),
+        json(serde_json::json!({"ms": 600, "steps": 3, "pollMs": 100})),
+        obj(&[("onProgress", on_progress.as_ref().clone())]),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(text_of(&r), "computed 3 steps");
+    let id = first_task_id(&log).expect("status reports carry the task");
+    assert!(log
+        .borrow()
+        .iter()
+        .all(|p| p["task"]["shape"] == "extension"));
+    assert!(
+        log.borrow().iter().any(|p| p["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("step "))),
+        "{:?}",
+        log.borrow()
+    );
+    let (records, row) = task_records(&id).await;
+    let gets: Vec<_> = records
+        .iter()
+        .filter(|e| e["method"] == "tasks/get")
+        .collect();
+    assert!(!gets.is_empty());
+    // Routed by Mcp-Name = taskId; the fixture refuses (and records) anything else.
+    assert!(gets.iter().all(|e| e["headers"]["mcp-name"] == id.as_str()));
+    assert_eq!(
+        get_json(&tasks2026_admin("violations")).await,
+        serde_json::json!([])
+    );
+    assert_eq!(row["executions"], 1);
+    wait(c.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn tasks2026_input_required_is_answered_by_the_elicitation_handler() {
+    let asked = Rc::new(RefCell::new(Vec::new()));
+    let handler = tasks_handler(asked.clone());
+    let c = connect(
+        &tasks2026(),
+        obj(&[("onElicitation", handler.as_ref().clone())]),
+    )
+    .await;
+    let r = wait(c.call_tool(
+        "confirm_delete".into(),
+        json(serde_json::json!({"path": "/tmp/t1", "pollMs": 100})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
+    assert_eq!(text_of(&r), "deleted /tmp/t1");
+    assert_eq!(
+        asked.borrow().len(),
+        1,
+        "one key, asked once: {:?}",
+        asked.borrow()
+    );
+    // Input required twice in one task.
+    asked.borrow_mut().clear();
+    let r = wait(c.call_tool(
+        "multi_input".into(),
+        json(serde_json::json!({"pollMs": 100})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
+    assert_eq!(asked.borrow().len(), 2, "{:?}", asked.borrow());
+    let text = text_of(&r);
+    assert!(text.contains("re:1") && text.contains("re:2"), "{text}");
+    wait(c.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn tasks2026_failed_forgotten_and_undeclared_tasks_are_typed_errors() {
+    let c = connect(&tasks2026(), JsValue::UNDEFINED).await;
+    let err = wait(c.call_tool(
+        "failing_job".into(),
+        json(serde_json::json!({"pollMs": 100})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap_err();
+    assert_eq!(s(&err, "code"), "TASK_FAILED", "{}", s(&err, "message"));
+    assert_eq!(get(&err, "rpcCode").as_f64(), Some(-32603.0));
+    assert!(!s(&err, "taskId").is_empty());
+    // A tool error is a completed task with an `isError` result, not a failure.
+    let r = wait(c.call_tool(
+        "tool_error_job".into(),
+        json(serde_json::json!({"pollMs": 100})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap();
+    assert_eq!(get(&r, "isError").as_bool(), Some(true));
+    // The server forgets the task mid-flight.
+    let (log, on_progress) = progress_log();
+    let call = c.call_tool(
+        "forever".into(),
+        json(serde_json::json!({"pollMs": 200})),
+        obj(&[("onProgress", on_progress.as_ref().clone())]),
+    );
+    let mut id = None;
+    for _ in 0..50 {
+        id = first_task_id(&log);
+        if id.is_some() {
+            break;
+        }
+        sleep(50).await;
+    }
+    let id = id.expect("task created");
+    post_json(
+        &tasks2026_admin("fault"),
+        serde_json::json!({"kind": "forget", "taskId": id}),
+    )
+    .await;
+    let err = wait(call).await.unwrap_err();
+    assert_eq!(s(&err, "code"), "TASK_EXPIRED", "{}", s(&err, "message"));
+    assert_eq!(s(&err, "taskId"), id);
+    wait(c.close()).await.unwrap();
+    // A host that turns the extension off declares nothing; the server then refuses task-only
+    // tools with -32021.
+    let off = connect(&tasks2026(), obj(&[("tasks", false.into())])).await;
+    let err = wait(off.call_tool(
+        "slow_compute".into(),
+        json(serde_json::json!({"ms": 100})),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .unwrap_err();
+    assert_eq!(s(&err, "code"), "RPC");
+    assert_eq!(get(&err, "rpcCode").as_f64(), Some(-32021.0));
+    wait(off.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn tasks2026_aborting_the_call_cancels_the_task_with_tasks_cancel() {
+    let c = connect(&tasks2026(), JsValue::UNDEFINED).await;
+    let (log, on_progress) = progress_log();
+    let ac = web_sys::AbortController::new().unwrap();
+    let call = c.call_tool(
+        "forever".into(),
+        json(serde_json::json!({"pollMs": 100})),
+        obj(&[
+            ("signal", ac.signal().into()),
+            ("onProgress", on_progress.as_ref().clone()),
+        ]),
+    );
+    sleep(400).await;
+    let id = first_task_id(&log).expect("task created");
+    ac.abort();
+    let err = wait(call).await.unwrap_err();
+    assert_eq!(s(&err, "code"), "ABORTED");
+    sleep(300).await;
+    let (records, row) = task_records(&id).await;
+    let cancels: Vec<_> = records
+        .iter()
+        .filter(|e| e["method"] == "tasks/cancel")
+        .collect();
+    assert_eq!(cancels.len(), 1, "{records:?}");
+    assert_eq!(cancels[0]["headers"]["mcp-name"], id.as_str());
+    assert_eq!(row["status"], "cancelled", "{row}");
+    let log = get_json(&tasks2026_admin("log")).await;
+    assert!(
+        !log.as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["method"] == "notifications/cancelled"),
+        "a task is never cancelled with notifications/cancelled"
+    );
+    wait(c.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn tasks2026_a_dropped_stream_and_throttled_polls_lose_nothing_and_run_nothing_twice() {
+    let c = connect(&tasks2026(), JsValue::UNDEFINED).await;
+    let before = get_json(&tasks2026_admin("tasks")).await["toolCalls"]["slow_compute"]
+        .as_u64()
+        .unwrap_or(0);
+    // The stream that carried the CreateTaskResult breaks right after it; then two polls get
+    // 503 + Retry-After.
+    post_json(
+        &tasks2026_admin("fault"),
+        serde_json::json!({"kind": "drop-after-create"}),
+    )
+    .await;
+    post_json(
+        &tasks2026_admin("fault"),
+        serde_json::json!({"kind": "503-next-polls", "n": 2}),
+    )
+    .await;
+    let (log, on_progress) = progress_log();
+    let r = wait(c.call_tool(
+        "slow_compute".into(),
+        json(serde_json::json!({"ms": 300, "steps": 2, "pollMs": 100})),
+        obj(&[("onProgress", on_progress.as_ref().clone())]),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(text_of(&r), "computed 2 steps");
+    let id = first_task_id(&log).expect("task created");
+    let (_, row) = task_records(&id).await;
+    assert_eq!(row["executions"], 1, "{row}");
+    let after = get_json(&tasks2026_admin("tasks")).await;
+    assert_eq!(
+        after["toolCalls"]["slow_compute"].as_u64().unwrap_or(0),
+        before + 1
+    );
+    assert_eq!(after["pendingFaults"]["polls503"], 0, "{after}");
+    wait(c.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn tasks2026_a_snapshot_carries_the_task_and_a_new_client_resumes_it_without_a_rerun() {
+    let c = connect(&tasks2026(), obj(&[("maxTaskWaitMs", 500.into())])).await;
+    let (log, on_progress) = progress_log();
+    let call = c.call_tool(
+        "slow_compute".into(),
+        json(serde_json::json!({"ms": 2000, "steps": 4, "pollMs": 100})),
+        obj(&[("onProgress", on_progress.as_ref().clone())]),
+    );
+    sleep(250).await;
+    let snapshot = c.snapshot();
+    let tasks = Array::from(&get(&snapshot, "tasks"));
+    assert_eq!(
+        tasks.length(),
+        1,
+        "{:?}",
+        js_sys::JSON::stringify(&snapshot)
+    );
+    let id = first_task_id(&log).expect("task created");
+    assert_eq!(s(&tasks.get(0), "taskId"), id);
+    // The first client stops waiting (its isolate "dies"); the task runs on.
+    let err = wait(call).await.unwrap_err();
+    assert_eq!(s(&err, "code"), "TASK_TIMEOUT", "{}", s(&err, "message"));
+    assert_eq!(s(&err, "taskId"), id);
+    // A new client from the stored snapshot resumes it by id.
+    let stored = js_sys::JSON::stringify(&snapshot)
+        .unwrap()
+        .as_string()
+        .unwrap();
+    let fresh = McpClient::restore(
+        tasks2026(),
+        js_sys::JSON::parse(&stored).unwrap(),
+        JsValue::UNDEFINED,
+    )
+    .unwrap();
+    let task = Array::from(&get(&js_sys::JSON::parse(&stored).unwrap(), "tasks")).get(0);
+    let r = wait(fresh.resume_task(task, JsValue::UNDEFINED))
+        .await
+        .unwrap();
+    assert_eq!(text_of(&r), "computed 4 steps");
+    let (records, row) = task_records(&id).await;
+    assert_eq!(row["executions"], 1, "never re-run: {row}");
+    assert!(!records.iter().any(|e| e["method"] == "tools/call"));
+    wait(fresh.close()).await.unwrap();
+    wait(c.close()).await.unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn tasks2026_trace_context_reaches_the_server_and_a_bad_one_is_not_sent() {
+    let c = connect(&tasks2026(), JsValue::UNDEFINED).await;
+    let tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let tag = format!("trace-{}", (js_sys::Math::random() * 1e9) as u64);
+    wait(c.call_tool(
+        "greet".into(),
+        json(serde_json::json!({"name": tag})),
+        obj(&[
+            ("traceparent", tp.into()),
+            ("tracestate", "vendor=abc".into()),
+            ("baggage", "tenant=t1".into()),
+            ("logLevel", "warning".into()),
+        ]),
+    ))
+    .await
+    .unwrap();
+    let log = get_json(&tasks2026_admin("log")).await;
+    let sent = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["params"]["arguments"]["name"] == tag.as_str())
+        .cloned()
+        .expect("call logged");
+    let meta = &sent["params"]["_meta"];
+    assert_eq!(meta["traceparent"], tp);
+    assert_eq!(meta["tracestate"], "vendor=abc");
+    assert_eq!(meta["baggage"], "tenant=t1");
+    assert_eq!(meta["io.modelcontextprotocol/logLevel"], "warning");
+    let bad = format!("{tag}-bad");
+    let err = wait(c.call_tool(
+        "greet".into(),
+        json(serde_json::json!({"name": bad})),
+        obj(&[("traceparent", "00-zz".into())]),
+    ))
+    .await
+    .unwrap_err();
+    assert_eq!(s(&err, "code"), "INVALID_META");
+    let log = get_json(&tasks2026_admin("log")).await;
+    assert!(!log
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["params"]["arguments"]["name"] == bad.as_str()));
+    wait(c.close()).await.unwrap();
+}

@@ -231,6 +231,46 @@ fn collect_events(options: &JsValue) -> (Events, Closure<dyn Fn(JsValue)>) {
     (events, on_event)
 }
 
+/// Every method the 2026-07-28 schema lets a client send (`schema/2026-07-28/schema.ts`:
+/// `ClientRequest`, `ClientNotification`), plus the Tasks extension's (ext-tasks).
+const METHODS_2026: [&str; 14] = [
+    "server/discover",
+    "completion/complete",
+    "prompts/get",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "subscriptions/listen",
+    "tools/call",
+    "tools/list",
+    "notifications/cancelled",
+    "tasks/get",
+    "tasks/update",
+    "tasks/cancel",
+];
+
+/// Records the JSON-RPC method of every request the pool sends to URLs containing `part`.
+fn record_methods(options: &JsValue, part: &str) -> (Events, Closure<dyn Fn(JsValue)>) {
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let s2 = seen.clone();
+    let part = part.to_string();
+    let on_traffic = Closure::<dyn Fn(JsValue)>::new(move |t: JsValue| {
+        let t = to_json(&t);
+        if t["type"] != "request" || !t["url"].as_str().unwrap_or_default().contains(&part) {
+            return;
+        }
+        let method = t["body"]
+            .as_str()
+            .and_then(|b| serde_json::from_str::<serde_json::Value>(b).ok())
+            .and_then(|b| b["method"].as_str().map(str::to_string))
+            .unwrap_or_else(|| format!("HTTP {}", t["method"].as_str().unwrap_or_default()));
+        s2.borrow_mut().push(serde_json::Value::from(method));
+    });
+    Reflect::set(options, &"onTraffic".into(), on_traffic.as_ref()).unwrap();
+    (seen, on_traffic)
+}
+
 #[wasm_bindgen_test]
 async fn a_server_that_dies_after_connecting_leaves_the_exports_and_comes_back() {
     let (url, admin) = flaky("live");
@@ -240,6 +280,9 @@ async fn a_server_that_dies_after_connecting_leaves_the_exports_and_comes_back()
     }});
     let options = json(serde_json::json!({}));
     let (events, _keep) = collect_events(&options);
+    // A full pool life of a 2026 server (connect, calls, a list change, liveness probes, a
+    // reconnect, close) sends only methods the 2026 schema defines: no `ping`.
+    let (methods, _keep_traffic) = record_methods(&options, "/mcp-flaky");
     let pool = McpPool::new(json(config), options).unwrap();
     wait(pool.connect_all()).await.unwrap();
     assert_eq!(
@@ -297,7 +340,40 @@ async fn a_server_that_dies_after_connecting_leaves_the_exports_and_comes_back()
             .unwrap(),
     );
     assert_eq!(r["isError"], false, "{r}");
+    // A list change the listen stream carries.
+    sleep_ms(300).await;
+    http_text("POST", &format!("{admin}&op=change")).await;
+    let heard = until_event(&events, 10_000.0, |e| {
+        e["type"] == "listChanged" && e["server"] == "flaky"
+    })
+    .await;
+    assert!(heard, "{:?}", events.borrow());
     wait(pool.close()).await.unwrap();
+    let methods: Vec<String> = methods
+        .borrow()
+        .iter()
+        .map(|m| m.as_str().unwrap_or_default().to_string())
+        .collect();
+    for m in &methods {
+        assert!(
+            METHODS_2026.contains(&m.as_str()),
+            "{m:?} is not a 2026-07-28 client method: {methods:?}"
+        );
+    }
+    // The liveness probe of a 2026 server is `server/discover` (sent beyond the connects).
+    let discovers = methods.iter().filter(|m| *m == "server/discover").count();
+    let connects = events
+        .borrow()
+        .iter()
+        .filter(|e| e["type"] == "state" && e["server"] == "flaky" && e["to"] == "connected")
+        .count();
+    assert!(
+        discovers > connects,
+        "{discovers} discovers for {connects} connects: {methods:?}"
+    );
+    for want in ["tools/list", "tools/call", "subscriptions/listen"] {
+        assert!(methods.iter().any(|m| m == want), "{want}: {methods:?}");
+    }
 }
 
 /// Polls until `events` holds one that `want` accepts (at most `limit_ms`).

@@ -33,7 +33,7 @@ use wasm_bindgen_futures::spawn_local;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 mod e2e;
-use e2e::{auth_cc, auth_issuer, auth_py, everything, py};
+use e2e::{auth_cc, auth_issuer, auth_py, everything, py, tasks2026};
 
 /// `fut`, or `None` when `ms` pass first (the future is then dropped).
 async fn within<T>(ms: u32, fut: impl Future<Output = T>) -> Option<T> {
@@ -718,4 +718,57 @@ async fn a_pool_of_both_servers_exports_calls_with_progress_and_reports_events()
         .collect();
     assert_eq!(connected.len(), 2, "{connected:?}");
     pool.close().await;
+}
+
+/// Tasks through the Rust API: a call the 2026 server turns into a task resolves like a plain
+/// one, status reports reach `on_progress`, trace context goes with the call, and a task the
+/// client stopped waiting for is resumed by id from `Snapshot`-style state, never run twice.
+#[wasm_bindgen_test]
+async fn a_task_resolves_reports_its_status_and_resumes_by_id() {
+    let options = ConnectOptions::new().max_task_wait_ms(300);
+    let c = McpClient::connect(&tasks2026(), options).await.unwrap();
+    let (client_ext, server_ext) = c.extensions();
+    assert!(client_ext.contains_key("io.modelcontextprotocol/tasks"));
+    assert!(server_ext.contains_key("io.modelcontextprotocol/tasks"));
+    let reports = Rc::new(RefCell::new(Vec::new()));
+    let r2 = reports.clone();
+    let r = c
+        .call_tool("slow_compute", json!({"ms": 200, "steps": 2, "pollMs": 50}))
+        .on_progress(move |p| {
+            if let Some(t) = &p.task {
+                r2.borrow_mut().push(t.clone());
+            }
+        })
+        .trace_context(
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+            None,
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.content[0]["text"], "computed 2 steps");
+    assert!(!reports.borrow().is_empty());
+    let err = c
+        .call_tool(
+            "slow_compute",
+            json!({"ms": 1200, "steps": 3, "pollMs": 100}),
+        )
+        .await
+        .unwrap_err();
+    let Error::TaskTimeout { task_id, .. } = &err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(err.code(), "TASK_TIMEOUT");
+    let info = mcp_edge::proto::session::TaskInfo::from_host_json(
+        &json!({"taskId": task_id, "shape": "extension", "status": "working"}),
+    )
+    .unwrap();
+    let again = McpClient::connect(&tasks2026(), ConnectOptions::new())
+        .await
+        .unwrap();
+    let r = again.resume_task(info).await.unwrap();
+    assert_eq!(r.content[0]["text"], "computed 3 steps");
+    assert!(again.tasks().is_empty());
+    again.close().await.ok();
+    c.close().await.ok();
 }

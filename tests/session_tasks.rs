@@ -464,7 +464,12 @@ fn failing_polls_are_retried_and_the_call_is_never_sent_again() {
             gets: gets(vec![
                 Reply::status(503, "").header("Retry-After", "1"),
                 Reply::network_error(),
-                get_reply(&json!(0), task("working", Some(1000), Some(60_000))).broken(),
+                // Cut off inside the body.
+                {
+                    let mut r = Reply::json(json!({"jsonrpc": "2.0"}));
+                    r.chunks = vec![b"{\"jsonrpc\":\"2.0\",\"id\":0,\"res".to_vec()];
+                    r.broken()
+                },
                 Reply::status(502, "bad gateway"),
                 get_reply(&json!(0), done("survived")),
             ]),
@@ -497,6 +502,32 @@ fn a_stream_that_drops_right_after_the_task_handle_does_not_lose_the_task() {
     let op = call(&mut p);
     p.advance(2_000);
     assert_eq!(p.ok(op)["content"][0]["text"], "kept");
+    assert_eq!(count(&state, "tools/call"), 1);
+}
+
+#[test]
+fn a_json_answer_cut_off_after_its_last_byte_still_creates_the_task() {
+    // A proxy drops the connection before the final chunk: the CreateTaskResult is whole.
+    let create = Reply::result(
+        &json!(0),
+        with(
+            task("working", Some(1000), Some(60_000)),
+            "resultType",
+            json!("task"),
+        ),
+    )
+    .broken();
+    let (mut p, state) = connected(
+        Script {
+            create: Some(create),
+            gets: gets(vec![get_reply(&json!(0), done("whole"))]),
+            ..Default::default()
+        },
+        cfg(),
+    );
+    let op = call(&mut p);
+    p.advance(2_000);
+    assert_eq!(p.ok(op)["content"][0]["text"], "whole");
     assert_eq!(count(&state, "tools/call"), 1);
 }
 
@@ -721,7 +752,10 @@ fn legacy_tasks(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Reply
             "tools/call" => {
                 let p = params_of(req);
                 if p.get("task").is_some() {
-                    Reply::result(&id, json!({"task": legacy_task("working")}))
+                    // On a stream with event ids, as the TypeScript SDK answers: the position
+                    // belongs to the call, not to the polls that follow.
+                    let msg = json!({"jsonrpc": "2.0", "id": id, "result": {"task": legacy_task("working")}});
+                    Reply::sse_raw(&format!("id: ev-1\ndata: \n\nid: ev-2\ndata: {msg}\n\n"))
                 } else {
                     Reply::result(&id, json!({"content": [{"type": "text", "text": "sync"}]}))
                 }

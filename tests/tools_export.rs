@@ -289,7 +289,7 @@ fn each_exported_tool_carries_its_category_hints_and_advance_approval() {
     );
     let tools = [
         json!({"name": "get", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}),
-        json!({"name": "put", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": false}}),
+        json!({"name": "put", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": false}, "execution": {"taskSupport": "required"}}),
     ];
     reg.set_server_tools("srv", None, None, &tools);
     let info = reg.tool_info();
@@ -298,9 +298,11 @@ fn each_exported_tool_carries_its_category_hints_and_advance_approval() {
         json!({"name": "mcp__srv__get", "server": "srv", "tool": "get", "title": null,
                "category": "execute", "hintedCategory": "read",
                "hints": {"readOnly": true, "destructive": true, "idempotent": false, "openWorld": true},
-               "autoApprove": true})
+               "autoApprove": true, "taskSupport": null})
     );
     assert_eq!(info[1]["autoApprove"], false);
+    // Which tools run as tasks (MCP 2025-11-25 `execution.taskSupport`).
+    assert_eq!(info[1]["taskSupport"], "required");
     assert_eq!(info[1]["hintedCategory"], "write");
     // The mcp export carries the same in _meta; the LLM formats have no room for it.
     let mcp = reg.tools(ExportFormat::Mcp);

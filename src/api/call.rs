@@ -12,7 +12,7 @@ use super::stream::{progress_channel, ProgressStream};
 use super::FetchClient as Client;
 use crate::client::{Pending, ProgressFn};
 use crate::proto::session::Progress;
-use crate::proto::session::{ListKind, ProtocolError, RequestOptions};
+use crate::proto::session::{ListKind, ProtocolError, RequestMeta, RequestOptions, TaskPreference};
 use crate::runtime::LocalFuture;
 
 /// Options of one request: where its progress goes, what cancels it, how long it may be idle.
@@ -22,6 +22,8 @@ pub struct CallOptions {
     cancel: Option<CancelToken>,
     timeout_ms: Option<u64>,
     idempotent: bool,
+    meta: RequestMeta,
+    task: TaskPreference,
 }
 
 impl std::fmt::Debug for CallOptions {
@@ -76,6 +78,45 @@ impl CallOptions {
     /// then sent again (otherwise it fails with `STREAM_DROPPED`, `mayHaveRun`).
     pub fn idempotent(mut self, idempotent: bool) -> Self {
         self.idempotent = idempotent;
+        self
+    }
+
+    /// W3C trace context for the request's `_meta` (`traceparent`, and optionally `tracestate`
+    /// and `baggage`; MCP 2026-07-28 `basic/index`). A malformed value fails the call with
+    /// `INVALID_META` before anything is sent.
+    pub fn trace_context(
+        mut self,
+        traceparent: &str,
+        tracestate: Option<&str>,
+        baggage: Option<&str>,
+    ) -> Self {
+        self.meta.traceparent = Some(traceparent.to_string());
+        self.meta.tracestate = tracestate.map(str::to_string);
+        self.meta.baggage = baggage.map(str::to_string);
+        self
+    }
+
+    /// The minimum log level the server should emit for this request
+    /// (`io.modelcontextprotocol/logLevel`; MCP 2026-07-28 `server/utilities/logging`).
+    pub fn log_level(mut self, level: &str) -> Self {
+        self.meta.log_level = Some(level.to_string());
+        self
+    }
+
+    /// Every `_meta` value at once (as the JS surface reads them).
+    pub fn meta(mut self, meta: RequestMeta) -> Self {
+        self.meta = meta;
+        self
+    }
+
+    /// 2025 era: call a tool that allows tasks (`execution.taskSupport: "optional"`) as one (a
+    /// tool that requires it always is).
+    pub fn prefer_task(mut self, prefer: bool) -> Self {
+        self.task = if prefer {
+            TaskPreference::Prefer
+        } else {
+            TaskPreference::Auto
+        };
         self
     }
 
@@ -152,8 +193,28 @@ pub(crate) async fn run(
         timeout_ms: options.timeout_ms,
         progress: progress.is_some(),
         idempotent: options.idempotent,
+        meta: options.meta,
+        task: options.task,
     };
     let op = client.start_request(method, params, request, progress);
+    wait_op(client, op, options.cancel.as_ref()).await
+}
+
+/// Resumes a task by what was known of it (a snapshot's `tasks`, a progress report): polls it
+/// to its end, never calling the tool again. The Rust and JS clients resume through it.
+pub(crate) async fn resume_task(
+    client: &Client,
+    task: crate::proto::session::TaskInfo,
+    options: CallOptions,
+) -> Result<Value, ProtocolError> {
+    if options
+        .cancel
+        .as_ref()
+        .is_some_and(CancelToken::is_cancelled)
+    {
+        return Err(ProtocolError::Cancelled);
+    }
+    let op = client.resume_task(task, options.progress_fn());
     wait_op(client, op, options.cancel.as_ref()).await
 }
 
@@ -235,6 +296,29 @@ impl<T: 'static> Call<T> {
     /// Declares the tool safe to run twice (see [`CallOptions::idempotent`]).
     pub fn idempotent(mut self, idempotent: bool) -> Self {
         self.options = self.options.idempotent(idempotent);
+        self
+    }
+
+    /// W3C trace context for the request's `_meta` (see [`CallOptions::trace_context`]).
+    pub fn trace_context(
+        mut self,
+        traceparent: &str,
+        tracestate: Option<&str>,
+        baggage: Option<&str>,
+    ) -> Self {
+        self.options = self.options.trace_context(traceparent, tracestate, baggage);
+        self
+    }
+
+    /// The request's log level (see [`CallOptions::log_level`]).
+    pub fn log_level(mut self, level: &str) -> Self {
+        self.options = self.options.log_level(level);
+        self
+    }
+
+    /// Calls a tool that allows tasks as one (see [`CallOptions::prefer_task`]).
+    pub fn prefer_task(mut self, prefer: bool) -> Self {
+        self.options = self.options.prefer_task(prefer);
         self
     }
 

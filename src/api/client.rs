@@ -193,6 +193,38 @@ impl McpClient {
         })
     }
 
+    /// The extensions in play: `(client, server)`, what this client declares and what the
+    /// server announced, each identifier to settings.
+    pub fn extensions(
+        &self,
+    ) -> (
+        serde_json::Map<String, Value>,
+        serde_json::Map<String, Value>,
+    ) {
+        self.client.extensions()
+    }
+
+    /// The calls that became tasks and are being polled now, as last reported (a host that
+    /// keeps them, or a [`Snapshot`], can resume them after a restart).
+    pub fn tasks(&self) -> Vec<crate::proto::session::TaskInfo> {
+        self.client.tasks()
+    }
+
+    /// Resumes a task (from [`McpClient::tasks`], a snapshot or a progress report): polls it to
+    /// its end without calling the tool again, and resolves like the call would have.
+    pub fn resume_task(
+        &self,
+        task: crate::proto::session::TaskInfo,
+    ) -> Call<Result<CallToolResult, ProtocolError>> {
+        let client = self.client.clone();
+        Call::new(move |options| {
+            Box::pin(async move {
+                let v = call::resume_task(&client, task, options).await?;
+                typed(v, None)
+            })
+        })
+    }
+
     /// Every resource (all pages).
     pub async fn list_resources(&self) -> Result<Vec<Resource>, ProtocolError> {
         self.list(ListKind::Resources).await

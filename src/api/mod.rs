@@ -113,7 +113,7 @@ pub use crate::proto::session::ProtocolError as Error;
 /// [`Error::Auth`] carries.
 pub use crate::proto::auth::{AuthConfig, AuthError};
 
-pub(crate) use call::{call_tool, list, run, wait_op};
+pub(crate) use call::{call_tool, list, resume_task, run, wait_op};
 
 /// What the JS surface reads of the driver and its configuration (it goes through this facade,
 /// not to the driver itself).

@@ -91,6 +91,31 @@ impl ConnectOptions {
         self
     }
 
+    /// Declares an extension (MCP 2026-07-28 `basic/versioning` "Extension Negotiation") with
+    /// its settings object, or turns a default one off with `false`.
+    pub fn extension(mut self, id: &str, settings: Value) -> Self {
+        self.config.extensions.insert(id.to_string(), settings);
+        self
+    }
+
+    /// Whether to declare the Tasks extension (on by default): off, a 2026-07-28 server may not
+    /// answer a call with a task (one that must will refuse the call with `-32021`).
+    pub fn tasks(self, on: bool) -> Self {
+        let settings = if on {
+            Value::Object(Map::new())
+        } else {
+            Value::Bool(false)
+        };
+        self.extension(crate::proto::session::TASKS_EXTENSION, settings)
+    }
+
+    /// How long a call the server turned into a task waits for it, polling (default 24 h); then
+    /// it fails with `TASK_TIMEOUT` and the task, still running, can be resumed by its id.
+    pub fn max_task_wait_ms(mut self, ms: u64) -> Self {
+        self.config.max_task_wait_ms = Some(ms);
+        self
+    }
+
     /// 2025 era: whether to open the optional GET stream for server notifications (default on).
     pub fn open_get_stream(mut self, open: bool) -> Self {
         self.config.open_get_stream = Some(open);

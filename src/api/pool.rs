@@ -61,17 +61,7 @@ impl PoolClient for PoolConn {
 
     fn probe(&self, timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>> {
         let client = self.client.clone();
-        Box::pin(async move {
-            let opts = RequestOptions {
-                timeout_ms: Some(timeout_ms),
-                ..RequestOptions::default()
-            };
-            match client.request("ping", serde_json::json!({}), opts).await {
-                Ok(_) | Err(ProtocolError::Rpc { .. }) => Ok(()),
-                Err(ProtocolError::HttpStatus { status, .. }) if status < 500 => Ok(()),
-                Err(e) => Err(e),
-            }
-        })
+        Box::pin(async move { client.probe(timeout_ms).await })
     }
 
     fn is_connected(&self) -> bool {

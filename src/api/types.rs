@@ -205,6 +205,7 @@ impl Notification {
                 message,
                 ..
             } => Notification::Progress(Progress {
+                task: None,
                 progress,
                 total,
                 message,

@@ -85,6 +85,11 @@ pub struct ClientConfig {
     pub auth: Option<AuthConfig>,
     /// Seed of the session's reconnect jitter (the core draws no randomness).
     pub jitter_seed: Option<u64>,
+    /// Extensions to declare beyond the defaults, by identifier; `false` removes one (the Tasks
+    /// extension, declared by default, is turned off with `false`).
+    pub extensions: Map<String, Value>,
+    /// How long a call that became a task waits for it (session default: 24 h).
+    pub max_task_wait_ms: Option<u64>,
 }
 
 impl std::fmt::Debug for ClientConfig {
@@ -145,7 +150,32 @@ impl ClientConfig {
         if let Some(info) = &self.client_info {
             cfg.client_info = info.clone();
         }
-        cfg.capabilities = Value::Object(self.capabilities.clone());
+        let mut capabilities = self.capabilities.clone();
+        // Extensions are declared from their own member: one under `capabilities` is moved there.
+        if let Some(Value::Object(ext)) = capabilities.remove("extensions") {
+            for (k, v) in ext {
+                cfg.extensions.insert(k, v);
+            }
+        }
+        cfg.capabilities = Value::Object(capabilities);
+        for (id, settings) in &self.extensions {
+            match settings {
+                Value::Bool(false) | Value::Null => {
+                    cfg.extensions.remove(id);
+                }
+                Value::Object(_) => {
+                    cfg.extensions.insert(id.clone(), settings.clone());
+                }
+                _ => {
+                    return Err(ProtocolError::InvalidConfig(format!(
+                        "extension {id:?}: settings must be an object, or false to turn it off"
+                    )))
+                }
+            }
+        }
+        if self.max_task_wait_ms.is_some() {
+            cfg.max_task_wait_ms = self.max_task_wait_ms;
+        }
         if let Some(open) = self.open_get_stream {
             cfg.open_get_stream = open;
         }

@@ -137,6 +137,8 @@ struct State<H: Host> {
     waiters: VecMap<OpId, oneshot::Sender<Result<Value, ProtocolError>>>,
     receivers: VecMap<OpId, oneshot::Receiver<Result<Value, ProtocolError>>>,
     progress: VecMap<OpId, ProgressFn>,
+    /// Task status reports delivered per op (the `progress` number of a task's reports).
+    task_reports: VecMap<OpId, u32>,
     /// The armed timer and the session time it stands for.
     timer: Option<(u64, H::Timer)>,
     /// The exchange whose bytes the session is handling now, and whether the session ended it
@@ -292,6 +294,7 @@ fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
                 let mut st = inner.state.borrow_mut();
                 (st.waiters.remove(&op), st.progress.remove(&op))
             };
+            inner.state.borrow_mut().task_reports.remove(&op);
             if let Some(w) = waiter {
                 w.send(result);
             }
@@ -306,6 +309,7 @@ fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
                 progress,
                 total,
                 message,
+                task: None,
             };
             // Take the callback out while calling it: it may call back into the client.
             let cb = inner.state.borrow_mut().progress.remove(&op);
@@ -325,6 +329,31 @@ fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
                     message: p.message,
                 },
             );
+        }
+        Event::TaskStatus { op, task } => {
+            // A task's status reaches the call's progress callback, counted per report.
+            let cb = inner.state.borrow_mut().progress.remove(&op);
+            if let Some(cb) = cb {
+                let n = {
+                    let mut st = inner.state.borrow_mut();
+                    let n = st.task_reports.get(&op).copied().unwrap_or(0) + 1;
+                    st.task_reports.insert(op, n);
+                    n
+                };
+                let p = Progress {
+                    progress: n as f64,
+                    total: None,
+                    message: task.status_message.clone(),
+                    task: Some(task),
+                };
+                cb(&p);
+                let mut st = inner.state.borrow_mut();
+                if st.waiters.contains_key(&op) {
+                    st.progress.insert(op, cb);
+                } else {
+                    st.task_reports.remove(&op);
+                }
+            }
         }
         Event::InputRequest {
             input,
@@ -775,6 +804,7 @@ impl<H: Host> Client<H> {
                 waiters: VecMap::new(),
                 receivers: VecMap::new(),
                 progress: VecMap::new(),
+                task_reports: VecMap::new(),
                 timer: None,
                 feeding: None,
                 #[cfg(feature = "validate")]
@@ -934,6 +964,66 @@ impl<H: Host> Client<H> {
     ) -> Result<Value, ProtocolError> {
         let p = self.start_request(method, params, opts, None);
         self.wait(p).await
+    }
+
+    /// The extensions in play: what this client declares (the session's configuration) and what
+    /// the server announced (`capabilities.extensions` of `server/discover` or `initialize`).
+    pub fn extensions(
+        &self,
+    ) -> (
+        serde_json::Map<String, Value>,
+        serde_json::Map<String, Value>,
+    ) {
+        let st = self.inner.state.borrow();
+        let client = st.session.config().extensions.clone();
+        let server = st
+            .session
+            .server_info()
+            .and_then(|i| i.capabilities.get("extensions"))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        (client, server)
+    }
+
+    /// The tasks this client is driving now (calls the server turned into tasks), with their
+    /// last reported state.
+    pub fn tasks(&self) -> Vec<crate::proto::session::TaskInfo> {
+        let st = self.inner.state.borrow();
+        st.session.tasks().into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// Resumes a task by what was known of it (a snapshot's `tasks`, a progress report): polls
+    /// it to its end without calling the tool again; completes like the call would have.
+    pub fn resume_task(
+        &self,
+        task: crate::proto::session::TaskInfo,
+        progress: Option<ProgressFn>,
+    ) -> Pending {
+        self.start(move |s, now| s.resume_task(task, now), progress)
+    }
+
+    /// Checks that the server still answers, with the cheapest request its era defines:
+    /// `server/discover` for a 2026-07-28 server (which has no `ping`), `ping` for a 2025-era
+    /// one (MCP 2025-11-25 `basic/utilities/ping`). Any JSON-RPC answer, an error too, and an
+    /// HTTP status below 500 prove it alive; a timeout, a 5xx or a network failure do not.
+    pub async fn probe(&self, timeout_ms: u64) -> Result<(), ProtocolError> {
+        let method = match self.era() {
+            Some(crate::proto::session::Era::Modern) => "server/discover",
+            _ => "ping",
+        };
+        let opts = RequestOptions {
+            timeout_ms: Some(timeout_ms),
+            ..RequestOptions::default()
+        };
+        match self
+            .request(method, Value::Object(Default::default()), opts)
+            .await
+        {
+            Ok(_) | Err(ProtocolError::Rpc { .. }) => Ok(()),
+            Err(ProtocolError::HttpStatus { status, .. }) if status < 500 => Ok(()),
+            Err(e) => Err(e),
+        }
     }
 
     /// Calls a tool and checks its `structuredContent` against the tool's `outputSchema`

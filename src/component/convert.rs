@@ -7,8 +7,8 @@ use super::exports::client::Era as WitEra;
 use super::exports::client::{
     AuthError as WitAuthError, Error, ErrorKind, HttpStatusError, Notification, ProgressEvent,
     Prompt, PromptArgument, PromptMessage, PromptResult, Resource, ResourceContents, RpcError,
-    ServerInfo as WitServerInfo, ServerNotification, TimeoutError, Tool, ToolRejectedError,
-    ToolResult, UnauthorizedError, UnsupportedVersionError,
+    ServerInfo as WitServerInfo, ServerNotification, TaskError, TimeoutError, Tool,
+    ToolRejectedError, ToolResult, UnauthorizedError, UnsupportedVersionError,
 };
 use super::SeenProgress;
 use crate::proto::session::{Era, Event, ProtocolError, ServerInfo};
@@ -64,6 +64,31 @@ pub fn error(e: &ProtocolError) -> Error {
         }
         ProtocolError::InvalidConfig(_) => ErrorKind::Config,
         ProtocolError::Auth(a) => ErrorKind::Auth(auth_error(a)),
+        ProtocolError::InvalidMeta(m) => ErrorKind::InvalidMeta(m.clone()),
+        ProtocolError::TaskFailed { task_id, error } => ErrorKind::TaskFailed(TaskError {
+            task_id: task_id.clone(),
+            rpc: Some(RpcError {
+                code: error.code,
+                message: error.message.clone(),
+                data_json: error.data.as_ref().map(Value::to_string),
+            }),
+            message: None,
+        }),
+        ProtocolError::TaskCancelled { task_id, message } => ErrorKind::TaskCancelled(TaskError {
+            task_id: task_id.clone(),
+            rpc: None,
+            message: message.clone(),
+        }),
+        ProtocolError::TaskExpired { task_id, reason } => ErrorKind::TaskExpired(TaskError {
+            task_id: task_id.clone(),
+            rpc: None,
+            message: Some(reason.clone()),
+        }),
+        ProtocolError::TaskTimeout { task_id, after_ms } => ErrorKind::TaskTimeout(TaskError {
+            task_id: task_id.clone(),
+            rpc: None,
+            message: Some(format!("stopped waiting after {after_ms} ms")),
+        }),
         _ => ErrorKind::Protocol,
     };
     Error {
@@ -175,6 +200,7 @@ pub fn tool_result(
                 total: p.total,
                 message: p.message.clone(),
                 elapsed_ms: p.at_ms.saturating_sub(started_ms),
+                task_json: p.task.as_ref().map(Value::to_string),
             })
             .collect(),
         elapsed_ms: at_ms.saturating_sub(started_ms),

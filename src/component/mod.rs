@@ -58,6 +58,8 @@ pub struct SeenProgress {
     pub message: Option<String>,
     /// Arrival time, milliseconds on the client's clock.
     pub at_ms: u64,
+    /// A task's status report: the task as JSON.
+    pub task: Option<Value>,
 }
 
 use exports::client::{
@@ -150,6 +152,21 @@ fn config(
             // 2025 era: the GET stream is the standing stream.
             c.open_get_stream = Some(true);
         }
+        if let Some(text) = &o.extensions_json {
+            if let Value::Object(m) = parse_object(text, "extensions-json")? {
+                c.extensions.extend(m);
+            }
+        }
+        if let Some(on) = o.tasks {
+            let settings = if on {
+                serde_json::json!({})
+            } else {
+                Value::Bool(false)
+            };
+            c.extensions
+                .insert(crate::proto::session::TASKS_EXTENSION.into(), settings);
+        }
+        c.max_task_wait_ms = o.max_task_wait_ms;
         if let Some(a) = o.auth {
             c.auth = Some(auth::config(&a).map_err(|e| convert::error(&ProtocolError::Auth(e)))?);
             host = Some(WasiAuth::new(a.private_key_pem));
@@ -228,12 +245,44 @@ impl McpClient {
         options: Option<CallOptions>,
     ) -> Result<StartedCall, Error> {
         let arguments = parse_object(arguments_json, "arguments-json")?;
+        let (opts, seen, callback) = self.call_parts(options.as_ref());
+        let params = serde_json::json!({"name": name, "arguments": arguments});
+        let pending = self
+            .client
+            .start_request("tools/call", params, opts, callback);
+        Ok(StartedCall {
+            name,
+            pending,
+            seen,
+        })
+    }
+
+    /// The request options of a call and the progress callback that records what it sees.
+    fn call_parts(
+        &self,
+        options: Option<&CallOptions>,
+    ) -> (
+        RequestOptions,
+        Rc<RefCell<Vec<SeenProgress>>>,
+        Option<crate::client::ProgressFn>,
+    ) {
         let opts = RequestOptions {
-            timeout_ms: options.as_ref().and_then(|o| o.timeout_ms),
+            timeout_ms: options.and_then(|o| o.timeout_ms),
+            meta: crate::proto::session::RequestMeta {
+                traceparent: options.and_then(|o| o.traceparent.clone()),
+                tracestate: options.and_then(|o| o.tracestate.clone()),
+                baggage: options.and_then(|o| o.baggage.clone()),
+                log_level: options.and_then(|o| o.log_level.clone()),
+            },
+            task: if options.and_then(|o| o.prefer_task) == Some(true) {
+                crate::proto::session::TaskPreference::Prefer
+            } else {
+                crate::proto::session::TaskPreference::Auto
+            },
             ..RequestOptions::default()
         };
         let seen = Rc::new(RefCell::new(Vec::new()));
-        let progress = options.as_ref().and_then(|o| o.progress).unwrap_or(true);
+        let progress = options.and_then(|o| o.progress).unwrap_or(true);
         let callback = progress.then(|| {
             let (seen, clock) = (seen.clone(), self.client.clone());
             let f: crate::client::ProgressFn = Rc::new(move |p: &Progress| {
@@ -244,20 +293,13 @@ impl McpClient {
                         total: p.total,
                         message: p.message.clone(),
                         at_ms: clock.now(),
+                        task: p.task.as_ref().map(|t| t.to_json()),
                     });
                 }
             });
             f
         });
-        let params = serde_json::json!({"name": name, "arguments": arguments});
-        let pending = self
-            .client
-            .start_request("tools/call", params, opts, callback);
-        Ok(StartedCall {
-            name,
-            pending,
-            seen,
-        })
+        (opts, seen, callback)
     }
 
     /// Waits for a started call: its result (checked against the tool's `outputSchema` once the
@@ -357,6 +399,28 @@ impl GuestClient for McpClient {
             r.map(|v| (v, at))
         })?;
         let seen = call.seen.borrow();
+        convert::tool_result(&result, &seen, started, at_ms)
+    }
+
+    fn resume_task(
+        &self,
+        task_json: String,
+        options: Option<CallOptions>,
+    ) -> Result<ToolResult, Error> {
+        let value = parse_object(&task_json, "task-json")?;
+        let info = crate::proto::session::TaskInfo::from_host_json(&value).ok_or_else(|| {
+            convert::error(&ProtocolError::InvalidConfig(
+                "task-json must be a task: {\"taskId\", \"shape\": \"extension\" | \"2025-11-25\", \"status\"}".into(),
+            ))
+        })?;
+        let started = self.client.now();
+        let (_, seen, callback) = self.call_parts(options.as_ref());
+        let pending = self.client.resume_task(info, callback);
+        let (result, at_ms) = run(async {
+            let r = self.client.wait(pending).await;
+            r.map(|v| (v, self.client.now()))
+        })?;
+        let seen = seen.borrow();
         convert::tool_result(&result, &seen, started, at_ms)
     }
 

@@ -138,17 +138,7 @@ impl PoolClient for ComponentClient {
 
     fn probe(&self, timeout_ms: u64) -> LocalFuture<Result<(), ProtocolError>> {
         let c = self.client.clone();
-        Box::pin(async move {
-            let opts = RequestOptions {
-                timeout_ms: Some(timeout_ms),
-                ..RequestOptions::default()
-            };
-            match c.request("ping", json!({}), opts).await {
-                Ok(_) | Err(ProtocolError::Rpc { .. }) => Ok(()),
-                Err(ProtocolError::HttpStatus { status, .. }) if status < 500 => Ok(()),
-                Err(e) => Err(e),
-            }
-        })
+        Box::pin(async move { c.probe(timeout_ms).await })
     }
 
     fn is_connected(&self) -> bool {

@@ -83,6 +83,23 @@ pub(super) fn connect_options(options: &JsValue) -> Result<ConnectOptions, JsVal
     if let Some(f) = get_fn(options, "fetch")? {
         o = o.fetch(f);
     }
+    let ext = get(options, "extensions");
+    if !ext.is_undefined() && !ext.is_null() {
+        let Value::Object(m) = from_js(&ext)? else {
+            return Err(invalid_argument(
+                "extensions must map identifiers to settings objects (or false)",
+            ));
+        };
+        for (id, settings) in m {
+            o = o.extension(&id, settings);
+        }
+    }
+    if let Some(on) = get(options, "tasks").as_bool() {
+        o = o.tasks(on);
+    }
+    if let Some(t) = get_ms(options, "maxTaskWaitMs")? {
+        o = o.max_task_wait_ms(t);
+    }
     if let Some(observer) = traffic_observer(options)? {
         o = o.on_traffic(observer);
     }
@@ -251,12 +268,28 @@ pub(super) fn call_options(options: &JsValue) -> Result<CallOptions, JsValue> {
                 .message
                 .as_deref()
                 .map_or(JsValue::NULL, JsValue::from_str);
-            let progress = glue::make_progress(p.progress, &total, &message);
+            let task = p
+                .task
+                .as_ref()
+                .map_or(JsValue::NULL, |t| to_js(&t.to_json()));
+            let progress = glue::make_progress(p.progress, &total, &message, &task);
             let _ = f.call1(&JsValue::NULL, &progress);
         });
     }
     if let Some(t) = get_ms(options, "timeoutMs")? {
         rust = rust.timeout_ms(t);
+    }
+    let meta = crate::proto::session::RequestMeta {
+        traceparent: get_string(options, "traceparent")?,
+        tracestate: get_string(options, "tracestate")?,
+        baggage: get_string(options, "baggage")?,
+        log_level: get_string(options, "logLevel")?,
+    };
+    rust = rust.meta(meta);
+    match get_string(options, "task")?.as_deref() {
+        None | Some("auto") => {}
+        Some("prefer") => rust = rust.prefer_task(true),
+        Some(_) => return Err(invalid_argument("task must be \"auto\" or \"prefer\"")),
     }
     match get(options, "idempotent") {
         v if v.is_undefined() || v.is_null() => {}
@@ -476,6 +509,15 @@ impl McpClient {
             .map_or(JsValue::NULL, |i| to_js(&i.capabilities))
     }
 
+    /// The extensions in play (MCP 2026-07-28 `basic/versioning` "Extension Negotiation"):
+    /// `{client, server}`, what this client declares and what the server announced, each an
+    /// object of identifier to settings.
+    #[wasm_bindgen(getter)]
+    pub fn extensions(&self) -> JsValue {
+        let (client, server) = self.client.extensions();
+        to_js(&json!({"client": client, "server": server}))
+    }
+
     /// The 2025-era session id, if the server assigned one.
     #[wasm_bindgen(getter, js_name = sessionId)]
     pub fn session_id(&self) -> Option<String> {
@@ -519,6 +561,33 @@ impl McpClient {
                 options, listener, ..
             } = call_options(&options)?;
             let v = crate::api::call_tool(&client, &name, arguments, options).await;
+            drop(listener);
+            Ok(to_js(&v.map_err(|e| error_to_js(&e))?))
+        })
+    }
+
+    /// The calls that became tasks and are being polled now (`TaskInfo[]`).
+    pub fn tasks(&self) -> JsValue {
+        let list: Vec<Value> = self.client.tasks().iter().map(|t| t.to_json()).collect();
+        to_js(&Value::Array(list))
+    }
+
+    /// Resumes a task (from `tasks()`, a snapshot's `tasks` or a progress report's `task`):
+    /// polls it to its end without calling the tool again; resolves like `callTool`.
+    #[wasm_bindgen(js_name = resumeTask)]
+    pub fn resume_task(&self, task: JsValue, options: JsValue) -> js_sys::Promise {
+        let client = self.client.clone();
+        promise(async move {
+            let info = crate::proto::session::TaskInfo::from_host_json(&from_js(&task)?)
+                .ok_or_else(|| {
+                    invalid_argument(
+                        "task must be a TaskInfo: {taskId, shape: \"extension\" | \"2025-11-25\", status}",
+                    )
+                })?;
+            let CallOptions {
+                options, listener, ..
+            } = call_options(&options)?;
+            let v = crate::api::resume_task(&client, info, options).await;
             drop(listener);
             Ok(to_js(&v.map_err(|e| error_to_js(&e))?))
         })

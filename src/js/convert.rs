@@ -163,6 +163,18 @@ fn error_details(e: &ProtocolError) -> Value {
             json!({"tool": tool, "errors": errors})
         }
         ProtocolError::Auth(a) => auth_details(a),
+        ProtocolError::TaskFailed { task_id, error } => json!({
+            "taskId": task_id, "rpcCode": error.code, "rpcMessage": error.message, "data": error.data,
+        }),
+        ProtocolError::TaskCancelled { task_id, message } => {
+            json!({"taskId": task_id, "statusMessage": message})
+        }
+        ProtocolError::TaskExpired { task_id, reason } => {
+            json!({"taskId": task_id, "reason": reason})
+        }
+        ProtocolError::TaskTimeout { task_id, after_ms } => {
+            json!({"taskId": task_id, "afterMs": after_ms})
+        }
         _ => Value::Null,
     }
 }

@@ -24,8 +24,8 @@ export function isMcpError(value) {
 }
 // One progress notification as the declared `Progress` object (one object literal per event:
 // no JSON text in between).
-export function makeProgress(progress, total, message) {
-  return { progress, total, message };
+export function makeProgress(progress, total, message, task) {
+  return task === null ? { progress, total, message } : { progress, total, message, task };
 }
 // Settles as `promise` does, or rejects as soon as `signal` aborts if that comes first (a
 // host-injected fetch or body stream may ignore the signal). One call per await from

@@ -15,9 +15,15 @@ extern "C" {
     /// Whether a value is an `McpError`.
     #[wasm_bindgen(js_name = isMcpError)]
     pub fn is_mcp_error_js(value: &JsValue) -> bool;
-    /// A `Progress` object: `total` and `message` are a number / string or `null`.
+    /// A `Progress` object: `total` and `message` are a number / string or `null`; `task` (a
+    /// task's status report) an object or `null` (then absent).
     #[wasm_bindgen(js_name = makeProgress)]
-    pub fn make_progress(progress: f64, total: &JsValue, message: &JsValue) -> JsValue;
+    pub fn make_progress(
+        progress: f64,
+        total: &JsValue,
+        message: &JsValue,
+        task: &JsValue,
+    ) -> JsValue;
     /// Opens the sign-in popup now; `None`: the browser blocked it (or there is no window).
     #[wasm_bindgen(js_name = openPopup)]
     pub fn open_popup(url: &str, options: &JsValue) -> Option<js_sys::Promise>;

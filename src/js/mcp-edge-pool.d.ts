@@ -164,6 +164,8 @@ export interface ToolInfo {
   hintedCategory: ToolCategory;
   hints: { readOnly: boolean; destructive: boolean; idempotent: boolean; openWorld: boolean };
   autoApprove: boolean;
+  /** MCP 2025-11-25 `execution.taskSupport` ("required": always called as a task and polled to its result); `null` when the tool declares none (a 2026-07-28 server with the Tasks extension may still make any call a task). */
+  taskSupport: "required" | "optional" | "forbidden" | null;
 }
 
 export interface OpenAiTool { type: "function"; function: { name: string; description: string; parameters: JsonObject } }

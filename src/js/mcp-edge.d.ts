@@ -12,7 +12,8 @@ export type McpErrorCode =
   | "RPC" | "HTTP_STATUS" | "UNAUTHORIZED" | "TIMEOUT" | "ABORTED" | "NETWORK" | "CORS"
   | "STREAM_DROPPED" | "LEGACY_TRANSPORT" | "UNSUPPORTED_VERSION" | "NOT_CONNECTED" | "CLOSED"
   | "TOOL_REJECTED" | "OUTPUT_SCHEMA" | "CONFIG" | "INVALID_ARGUMENT" | "EVENT_TOO_LARGE"
-  | "BODY_TOO_LARGE" | "PROTOCOL"
+  | "BODY_TOO_LARGE" | "PROTOCOL" | "INVALID_META"
+  | "TASK_FAILED" | "TASK_CANCELLED" | "TASK_EXPIRED" | "TASK_TIMEOUT"
   | "CONFIG_FIELD" | "UNDEFINED_VARIABLE" | "CONFIG_TRANSPORT" | "DUPLICATE_SERVER" | "DENIED"
   | "NOT_ALLOWED" | "STDIO_UNSUPPORTED" | "UNKNOWN_SERVER" | "UNKNOWN_TOOL"
   | "INVALID_TOOL" | "TOOL_CHANGED" | "CIRCUIT_OPEN" | "INVALID_OPTION"
@@ -235,13 +236,36 @@ export interface ConnectOptions {
   onTraffic?: (record: TrafficRecord) => void;
   /** OAuth for this server. */
   auth?: AuthOptions;
+  /**
+   * Extensions to declare (MCP 2026-07-28 "Extension Negotiation"), identifier to settings
+   * object; `false` turns a default one off. Sent in every request's `_meta` (2026-07-28) or in
+   * `initialize` (2025 era).
+   */
+  extensions?: Record<string, JsonObject | false>;
+  /** Declare the Tasks extension (default true): calls a server turns into tasks are polled to their result. */
+  tasks?: boolean;
+  /** How long a call that became a task waits for it (default 86400000, 24 h); then `TASK_TIMEOUT`, the task left running. */
+  maxTaskWaitMs?: number;
+}
+
+/** A task a call became (2026-07-28 Tasks extension, or 2025-11-25 tasks), as last reported. */
+export interface TaskInfo {
+  taskId: string;
+  shape: "extension" | "2025-11-25";
+  status: "working" | "input_required" | "completed" | "failed" | "cancelled";
+  statusMessage: string | null;
+  pollIntervalMs: number | null;
+  ttlMs: number | null;
+  createdAt: string | null;
+  lastUpdatedAt: string | null;
 }
 
 /** Opaque durable state of a client (plain JSON: store it anywhere). */
 /** `savedAt` (`Date.now()` when taken) lets `restore` charge the time spent in storage to cached lists. */
 export interface ClientSnapshot { version: number; endpoint: string; era: "modern" | "legacy" | null; protocolVersion: string; savedAt?: number; [key: string]: Json | undefined }
 
-export interface Progress { progress: number; total: number | null; message: string | null }
+/** A progress notification, or (with `task`) a task's status report: `progress` then counts the reports and `message` is the status message. */
+export interface Progress { progress: number; total: number | null; message: string | null; task?: TaskInfo }
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -255,6 +279,14 @@ export interface CallOptions {
    * it fails with `STREAM_DROPPED` and `mayHaveRun: true`.
    */
   idempotent?: boolean;
+  /** W3C trace context for the request's `_meta` (validated: a malformed value fails with `INVALID_META`, nothing sent). */
+  traceparent?: string;
+  tracestate?: string;
+  baggage?: string;
+  /** Minimum log level the server should emit for this request (`io.modelcontextprotocol/logLevel`). */
+  logLevel?: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+  /** 2025 era: `"prefer"` calls a tool whose `execution.taskSupport` is `"optional"` as a task ("required" ones always are). */
+  task?: "auto" | "prefer";
 }
 
 /** Hints from the server (untrusted); servers may send more keys than these. */
@@ -306,10 +338,16 @@ export class McpClient {
   readonly era: "modern" | "legacy";
   readonly instructions: string | undefined;
   readonly capabilities: JsonObject | null;
+  /** The extensions in play: what this client declares and what the server announced (identifier to settings). */
+  readonly extensions: { client: Record<string, JsonObject>; server: Record<string, JsonObject> };
   readonly sessionId: string | undefined;
   listTools(options?: { timeoutMs?: number }): Promise<Tool[]>;
   getTool(name: string): Tool | undefined;
   callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
+  /** The calls that became tasks and are being polled now. */
+  tasks(): TaskInfo[];
+  /** Polls a task (from `tasks()`, a snapshot's `tasks`, a progress report) to its end without calling the tool again. */
+  resumeTask(task: TaskInfo, options?: CallOptions): Promise<CallToolResult>;
   listResources(): Promise<Resource[]>;
   listResourceTemplates(): Promise<ResourceTemplate[]>;
   readResource(uri: string, options?: CallOptions): Promise<{ contents: JsonObject[] }>;

@@ -232,7 +232,7 @@ impl McpPool {
     }
 
     /// What a host's permission layer reads about each exported tool: `{name, server, tool,
-    /// title, category, hintedCategory, hints, autoApprove}`, sorted by (server, tool).
+    /// title, category, hintedCategory, hints, autoApprove, taskSupport}`, sorted by (server, tool).
     #[wasm_bindgen(js_name = toolInfo)]
     pub fn tool_info(&self) -> JsValue {
         to_js(&Value::Array(self.driver.tool_info()))

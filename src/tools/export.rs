@@ -29,6 +29,15 @@ pub fn trust_of(t: &AdaptedTool) -> Value {
         "hintedCategory": t.hinted_category,
         "hints": t.hints,
         "autoApprove": t.auto_approve,
+        // MCP 2025-11-25 `execution.taskSupport` ("required": always runs as a task, polled to
+        // its result). `null` when the tool declares nothing: a 2026-07-28 server with the Tasks
+        // extension may still turn any call into a task.
+        "taskSupport": t
+            .original
+            .get("execution")
+            .and_then(|e| e.get("taskSupport"))
+            .and_then(Value::as_str)
+            .map(|_| crate::proto::session::TaskSupport::of_tool(&t.original).as_str()),
     })
 }
 

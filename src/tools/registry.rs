@@ -212,7 +212,7 @@ impl<S: PinStore> ToolRegistry<S> {
     }
 
     /// What a host's permission layer reads about each exported tool, sorted by (server, tool):
-    /// `{name, server, tool, title, category, hintedCategory, hints, autoApprove}`.
+    /// `{name, server, tool, title, category, hintedCategory, hints, autoApprove, taskSupport}`.
     pub fn tool_info(&self) -> Vec<Value> {
         let mut v: Vec<&AdaptedTool> = self.adapted.values().collect();
         crate::util::order::sort_by(&mut v, |a, b| {

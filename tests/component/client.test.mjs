@@ -310,3 +310,80 @@ describe("a server that floods a response stream", () => {
     }
   });
 });
+
+// Tasks: a call the server turns into a task is polled to its result inside the one export call.
+// TASKS2026_URL is the loopback fixture of the 2026 Tasks extension (tests/servers/tasks2026: no
+// published server implements it); server-everything runs 2025-11-25 tasks.
+const TASKS2026_URL = process.env.TASKS2026_URL;
+
+describe("tasks (2025-11-25 on server-everything, the 2026 extension on the fixture)", () => {
+  test("a 2025 tool that requires a task resolves like a plain call, with status reports", () => {
+    const c = Client.connect(EVERYTHING_URL);
+    try {
+      const r = c.callTool("simulate-research-query", JSON.stringify({ topic: "wasi" }));
+      assert.equal(r.isError, false, r.json);
+      assert.match(text(r), /Research Report: wasi/);
+      const reports = r.progress.filter((p) => typeof p.taskJson === "string");
+      assert.ok(reports.length >= 2, r.progress.map((p) => `${p.progress} ${p.message} ${p.taskJson}`).join("; "));
+      const task = JSON.parse(reports[0].taskJson);
+      assert.equal(task.shape, "2025-11-25");
+      assert.ok(task.taskId);
+    } finally {
+      c.close();
+    }
+  });
+
+  test("a 2026 task resolves; one given up on is resumed by id without running again", async () => {
+    const c = Client.connect(TASKS2026_URL, { maxTaskWaitMs: 300n });
+    try {
+      const r = c.callTool("slow_compute", JSON.stringify({ ms: 200, steps: 2, pollMs: 50 }));
+      assert.equal(text(r), "computed 2 steps");
+      assert.equal(JSON.parse(r.progress.find((p) => p.taskJson).taskJson).shape, "extension");
+      const err = witError(() =>
+        c.callTool("slow_compute", JSON.stringify({ ms: 1500, steps: 3, pollMs: 100 })),
+      );
+      assert.equal(err.code, "TASK_TIMEOUT");
+      assert.equal(err.kind.tag, "task-timeout");
+      const id = err.kind.val.taskId;
+      // Another client (another process, after a restart) resumes it by id.
+      const again = Client.connect(TASKS2026_URL);
+      try {
+        const resumed = again.resumeTask(JSON.stringify({ taskId: id, shape: "extension", status: "working" }));
+        assert.equal(text(resumed), "computed 3 steps");
+      } finally {
+        again.close();
+      }
+      const origin = new URL(TASKS2026_URL).origin;
+      const row = (await (await fetch(`${origin}/admin/tasks`)).json()).tasks.find((t) => t.taskId === id);
+      assert.equal(row.executions, 1);
+    } finally {
+      c.close();
+    }
+  });
+
+  test("a failed task, a bad traceparent and the extension turned off are typed errors", () => {
+    const c = Client.connect(TASKS2026_URL);
+    try {
+      const failed = witError(() => c.callTool("failing_job", JSON.stringify({ pollMs: 50 })));
+      assert.equal(failed.code, "TASK_FAILED");
+      assert.equal(failed.kind.val.rpc.code, -32603n);
+      const meta = witError(() => c.callTool("greet", JSON.stringify({ name: "x" }), { traceparent: "00-zz" }));
+      assert.equal(meta.code, "INVALID_META");
+      const ok = c.callTool("greet", JSON.stringify({ name: "y" }), {
+        traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        logLevel: "error",
+      });
+      assert.equal(text(ok), "Hello, y!");
+    } finally {
+      c.close();
+    }
+    const off = Client.connect(TASKS2026_URL, { tasks: false });
+    try {
+      const err = witError(() => off.callTool("slow_compute", JSON.stringify({ ms: 50 })));
+      assert.equal(err.code, "RPC");
+      assert.equal(err.kind.val.code, -32021n);
+    } finally {
+      off.close();
+    }
+  });
+});

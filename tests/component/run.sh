@@ -73,11 +73,19 @@ export MCP_EDGE_NODEJS_PKG
 own_run_dir=""
 if [ -z "${MCP_TEST_RUN_DIR:-}" ]; then own_run_dir=$(mktemp -d); export MCP_TEST_RUN_DIR=$own_run_dir; fi
 cleanup() {
+  if [ -n "${tasks_in:-}" ]; then exec {tasks_in}>&- 2>/dev/null || true; fi
+  [ -n "${tasks_out:-}" ] && rm -f "$tasks_out"
   "$servers/stop-all.sh" >/dev/null 2>&1 || true
   "$servers/auth/stop.sh" >/dev/null 2>&1 || true
   [ -n "$own_run_dir" ] && rm -rf "$own_run_dir"
 }
 trap cleanup EXIT
+# The Tasks extension fixture; it exits when its stdin (held here) closes.
+tasks_out=$(mktemp)
+exec {tasks_in}> >(exec node "$servers/tasks2026/server.mjs" >"$tasks_out" 2>&1)
+for _ in $(seq 1 150); do grep -q '"port"' "$tasks_out" && break; sleep 0.1; done
+TASKS2026_URL="http://127.0.0.1:$(sed -nE '1s/.*"port":([0-9]+).*/\1/p' "$tasks_out")/mcp"
+export TASKS2026_URL
 "$servers/start-all.sh" >/dev/null
 "$servers/auth/start.sh" >/dev/null
 set -a

@@ -45,6 +45,26 @@ pub fn py_faults() -> String {
 pub fn fixture() -> String {
     url("MCP_EDGE_FIXTURE_URL", option_env!("MCP_EDGE_FIXTURE_URL"))
 }
+/// The Tasks extension fixture (`tests/servers/tasks2026/server.mjs`): its MCP endpoint.
+pub fn tasks2026() -> String {
+    format!(
+        "{}/mcp",
+        url(
+            "MCP_EDGE_TASKS2026_URL",
+            option_env!("MCP_EDGE_TASKS2026_URL")
+        )
+    )
+}
+/// The Tasks extension fixture's origin (its `/admin/*` routes).
+pub fn tasks2026_admin(route: &str) -> String {
+    format!(
+        "{}/admin/{route}",
+        url(
+            "MCP_EDGE_TASKS2026_URL",
+            option_env!("MCP_EDGE_TASKS2026_URL")
+        )
+    )
+}
 pub fn fixture_nocors() -> String {
     url(
         "MCP_EDGE_FIXTURE_NOCORS_URL",
@@ -64,14 +84,18 @@ pub async fn wait(p: Promise) -> Result<JsValue, JsValue> {
 
 /// Sends `method` to `url` with `fetch` and returns the body text.
 pub async fn http_text(method: &str, url: &str) -> String {
+    fetch_text(url, serde_json::json!({ "method": method })).await
+}
+
+/// `fetch(url, init)` and the response's body text.
+async fn fetch_text(url: &str, init: serde_json::Value) -> String {
     use wasm_bindgen::JsCast;
     let fetch: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"fetch".into())
         .unwrap()
         .unchecked_into();
-    let init = json(serde_json::json!({ "method": method }));
     let resp = wait(
         fetch
-            .call2(&JsValue::NULL, &url.into(), &init)
+            .call2(&JsValue::NULL, &url.into(), &json(init))
             .unwrap()
             .unchecked_into(),
     )
@@ -85,6 +109,21 @@ pub async fn http_text(method: &str, url: &str) -> String {
         .unwrap()
         .as_string()
         .unwrap()
+}
+
+/// POSTs `body` as JSON to `url` and returns the response body parsed.
+pub async fn post_json(url: &str, body: serde_json::Value) -> serde_json::Value {
+    let init = serde_json::json!({
+        "method": "POST",
+        "headers": {"content-type": "application/json"},
+        "body": body.to_string(),
+    });
+    serde_json::from_str(&fetch_text(url, init).await).unwrap_or(serde_json::Value::Null)
+}
+
+/// GETs `url` and parses the body as JSON.
+pub async fn get_json(url: &str) -> serde_json::Value {
+    serde_json::from_str(&http_text("GET", url).await).unwrap_or(serde_json::Value::Null)
 }
 
 /// Resolves after `ms` milliseconds (`setTimeout`).

@@ -26,6 +26,14 @@ start_wasm_test_servers() {
   local banner
   read -r -t 15 banner <&"${FIXTURE[0]}"
   port_of() { sed -nE "s/.*\"$1\":([0-9]+).*/\1/p" <<<"$banner"; }
+  # The Tasks extension fixture (no published server implements 2026 tasks). It exits when its
+  # stdin closes: the write end stays here (bash keeps one coprocess at a time, the fixture's).
+  tasks2026_out=$(mktemp)
+  exec {tasks2026_in}> >(exec node tests/servers/tasks2026/server.mjs >"$tasks2026_out" 2>&1)
+  tasks2026_pid=$!
+  local i
+  for i in $(seq 1 150); do grep -q '"port"' "$tasks2026_out" && break; sleep 0.1; done
+  export MCP_EDGE_TASKS2026_URL="http://127.0.0.1:$(sed -nE '1s/.*"port":([0-9]+).*/\1/p' "$tasks2026_out")"
   export MCP_EDGE_EVERYTHING_URL="$EVERYTHING_URL"
   export MCP_EDGE_PY2026_URL="$PY2026_URL"
   export MCP_EDGE_PY2026_ADMIN_URL="$PY2026_ADMIN_URL"
@@ -47,4 +55,7 @@ stop_wasm_test_servers() {
   tests/servers/stop-all.sh >/dev/null 2>&1 || true
   if [ -n "${fixture_in:-}" ]; then exec {fixture_in}>&- 2>/dev/null || true; fi
   if [ -n "${fixture_pid:-}" ]; then kill "$fixture_pid" 2>/dev/null || true; fi
+  if [ -n "${tasks2026_in:-}" ]; then exec {tasks2026_in}>&- 2>/dev/null || true; fi
+  if [ -n "${tasks2026_pid:-}" ]; then kill "$tasks2026_pid" 2>/dev/null || true; fi
+  if [ -n "${tasks2026_out:-}" ]; then rm -f "$tasks2026_out"; fi
 }

@@ -422,6 +422,23 @@ impl Session {
         if self.auth_exchange_failed(id, &failure, now) {
             return;
         }
+        let Some(ex) = self.exchanges.get(&id) else {
+            return;
+        };
+        // A JSON body cut off after its last byte (a proxy that drops the connection before the
+        // final chunk) still holds the whole answer: a JSON-RPC message is an object, which only
+        // parses once it is closed. Reading it loses nothing; a partial body fails to parse.
+        if matches!(failure, TransportFailure::BodyInterrupted(_))
+            && ex.kind == Some(ResponseKind::Json)
+            && std::str::from_utf8(&ex.body)
+                .ok()
+                .is_some_and(|t| Message::parse(t.trim()).is_ok())
+        {
+            self.events.push_back(Event::Diagnostic {
+                message: "a JSON response broke off after its complete body; read it".into(),
+            });
+            return self.handle_body_end(id, now);
+        }
         let Some(ex) = self.exchanges.remove(&id) else {
             return;
         };

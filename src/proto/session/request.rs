@@ -1055,7 +1055,10 @@ impl Session {
     /// A timer of `op` fired.
     pub(super) fn wake(&mut self, op: OpId, now: u64) {
         let Some(o) = self.ops.get(&op) else { return };
-        if matches!(o.kind, OpKind::Listen { .. }) || self.era != Some(Era::Legacy) {
+        // A task is polled afresh, never resumed: the stream position of the call that created
+        // it (or of a `tasks/result` that broke) belongs to a request that is over.
+        let task = matches!(o.kind, OpKind::Request(RequestState { task: Some(_), .. }));
+        if task || matches!(o.kind, OpKind::Listen { .. }) || self.era != Some(Era::Legacy) {
             return self.drive(op, now);
         }
         let Some(from) = o.resume_from.clone() else {

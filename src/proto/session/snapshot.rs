@@ -42,6 +42,10 @@ pub struct SessionSnapshot {
     /// Tools annotated `idempotentHint` or `readOnlyHint` (their calls may be re-issued after a
     /// broken stream). Absent in older snapshots: then no tool is re-issued until listed again.
     pub repeatable_tools: Vec<String>,
+    /// The tasks being polled when the snapshot was taken (the Tasks extension, MCP 2025-11-25
+    /// tasks): a restored client resumes them by id, never calling their tools again. Absent in
+    /// older snapshots: none.
+    pub tasks: Vec<super::TaskInfo>,
 }
 
 /// One `[key, result, msLeft, private]` cache entry.
@@ -99,6 +103,7 @@ impl SessionSnapshot {
             "toolHeaders": headers,
             "toolsListed": self.tools_listed,
             "repeatableTools": self.repeatable_tools,
+            "tasks": self.tasks.iter().map(super::TaskInfo::to_json).collect::<Vec<_>>(),
         })
     }
 
@@ -146,6 +151,16 @@ impl SessionSnapshot {
             repeatable_tools: match v.get("repeatableTools") {
                 None => Vec::new(),
                 r => string_list(r).ok_or_else(member("repeatableTools"))?,
+            },
+            tasks: match v.get("tasks") {
+                None => Vec::new(),
+                Some(t) => t
+                    .as_array()
+                    .ok_or_else(member("tasks"))?
+                    .iter()
+                    .map(super::TaskInfo::from_host_json)
+                    .collect::<Option<_>>()
+                    .ok_or_else(member("tasks"))?,
             },
         })
     }
@@ -195,6 +210,7 @@ impl Session {
             tool_headers,
             tools_listed: self.tools_listed,
             repeatable_tools,
+            tasks: self.tasks().into_iter().map(|(_, t)| t).collect(),
         }
     }
 
@@ -277,7 +293,10 @@ mod tests {
             {"name": "Count", "path": ["count"], "kind": "Integer"},
             {"name": "Dry", "path": ["dry"], "kind": "Boolean"}]]],
         "toolsListed": true,
-        "repeatableTools": ["echo", "search"]
+        "repeatableTools": ["echo", "search"],
+        "tasks": [{"taskId": "t-9", "shape": "extension", "status": "input_required",
+                   "statusMessage": "waiting", "pollIntervalMs": 500, "ttlMs": null,
+                   "createdAt": "2026-12-05T10:00:00Z", "lastUpdatedAt": null}]
     }"#;
 
     #[test]
@@ -291,6 +310,11 @@ mod tests {
         assert!(snap.cache[1].3);
         assert_eq!(snap.tool_headers[0].1[1].path, vec!["count".to_string()]);
         assert_eq!(snap.repeatable_tools, vec!["echo", "search"]);
+        assert_eq!(snap.tasks[0].task_id, "t-9");
+        assert_eq!(
+            snap.tasks[0].status,
+            super::super::TaskStatus::InputRequired
+        );
         assert_eq!(serde_json::to_value(&snap).unwrap(), stored);
     }
 

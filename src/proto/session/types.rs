@@ -425,6 +425,9 @@ pub struct Progress {
     pub total: Option<f64>,
     /// A message, when the server sent one.
     pub message: Option<String>,
+    /// For a call the server turned into a task: the task as last reported (its status message
+    /// is `message`; `progress` counts the status reports).
+    pub task: Option<super::TaskInfo>,
 }
 
 /// What the session reports.

@@ -7,6 +7,8 @@
 //   POST /sessions/<server>/open     connect one server, keep its snapshot in a Durable Object
 //   POST /sessions/<server>/call     restore that snapshot (no handshake), call, store it again
 //   DELETE /sessions/<server>        restore, close (2025 era: DELETE the session), forget it
+//   GET /tasks/<id>                  a call that became a task and outlived its request (202 from
+//                                    /sessions/<server>/call): its status, or its result once done
 //   POST /pins/accept     {name}: accept a held tool's changed definition (needs PINS)
 //   POST /auth/start/<server>        OAuth sign-in to a server whose entry has "auth": answers
 //                                    {url}, the authorization page a person must open
@@ -562,6 +564,14 @@ export default {
         return await call(cfg, request, request.signal);
       }
       if (url.pathname === "/pins/accept" && request.method === "POST") return await acceptPin(cfg, request);
+      // A task handle names its server: `<server>:<the server's task id>`, URL-encoded.
+      const t = url.pathname.match(/^\/tasks\/([A-Za-z0-9_-]{1,64})%3A([^/]{1,512})$/i);
+      if (t && request.method === "GET") {
+        if (!env.SESSIONS) return problem(404, "NO_SESSIONS", "this Worker has no SESSIONS Durable Object binding");
+        const why = refusedServers(cfg).get(t[1]);
+        if (why) return problem(403, why.code, `the server ${JSON.stringify(t[1])} is refused by MCP_POLICY (${why.message})`);
+        return await env.SESSIONS.get(env.SESSIONS.idFromName(t[1])).fetch(request);
+      }
       const m = url.pathname.match(/^\/sessions\/([A-Za-z0-9_-]{1,64})(\/open|\/call)?$/);
       if (m) {
         if (!env.SESSIONS) return problem(404, "NO_SESSIONS", "this Worker has no SESSIONS Durable Object binding");
@@ -570,7 +580,7 @@ export default {
         const stub = env.SESSIONS.get(env.SESSIONS.idFromName(m[1]));
         return await stub.fetch(request);
       }
-      return problem(404, "NOT_FOUND", "routes: GET /tools, POST /call[?stream=1], /sessions/<server>/open|call, POST /auth/start/<server>, GET /auth/callback/<server>, POST /pins/accept");
+      return problem(404, "NOT_FOUND", "routes: GET /tools, POST /call[?stream=1], /sessions/<server>/open|call, GET /tasks/<id>, POST /auth/start/<server>, GET /auth/callback/<server>, POST /pins/accept");
     } catch (e) {
       if (e instanceof RequestError) return problem(e.status, e.code, e.message);
       if (e instanceof ConfigError) return problem(500, "CONFIG", e.message);
@@ -599,10 +609,38 @@ export class McpSessions {
     this.env = env;
   }
 
+  /** A kept task's status, or its result once it ended (the record is then forgotten). */
+  async taskStatus(client, server, taskId, key) {
+    const record = await this.state.storage.get(`task:${taskId}`);
+    if (!record) return problem(404, "UNKNOWN_TASK", `no task ${JSON.stringify(taskId)} of ${server} is kept here`);
+    let last = record.task;
+    try {
+      // Polls it (no tools/call): the result once the task ended, or its status after `waitMs`.
+      const result = await client.resumeTask(record.task, { onProgress: (p) => { if (p.task) last = p.task; } });
+      await this.state.storage.delete(`task:${taskId}`);
+      await this.state.storage.put(key, client.snapshot());
+      return json({ status: "completed", task: last, result });
+    } catch (e) {
+      if (!isMcpError(e)) throw e;
+      if (e.code === "TASK_TIMEOUT") {
+        await this.state.storage.put(`task:${taskId}`, { ...record, task: { ...record.task, ...last } });
+        return json({ status: last.status, statusMessage: last.statusMessage ?? null, task: last }, 202);
+      }
+      await this.state.storage.delete(`task:${taskId}`);
+      return json({ status: "ended", task: last, error: { code: e.code, message: e.message } });
+    }
+  }
+
   async fetch(request) {
     await initOnce();
     const url = new URL(request.url);
-    const [, , server, action] = url.pathname.split("/");
+    let [, route, server, action] = url.pathname.split("/");
+    let taskId = null;
+    if (route === "tasks") {
+      const handle = decodeURIComponent(server);
+      server = handle.slice(0, handle.indexOf(":"));
+      taskId = handle.slice(server.length + 1);
+    }
     try {
       const cfg = readConfig(this.env);
       const entry = cfg.config.mcpServers[server];
@@ -613,6 +651,9 @@ export class McpSessions {
         protocol: entry.protocol,
         timeoutMs: entry.timeoutMs,
         openGetStream: false,
+        // A long tool becomes a task (the server's choice): the request waits this long for it,
+        // then answers 202 with the task's handle; the task's state lives on in storage.
+        maxTaskWaitMs: boundedWait(url.searchParams.get("waitMs")),
         fetch: routedFetch(cfg.services),
         onTraffic: (r) => {
           if (r.type === "request") {
@@ -640,10 +681,23 @@ export class McpSessions {
       if (!stored) return problem(404, "NO_SNAPSHOT", `open /sessions/${server}/open first`);
       const client = McpClient.restore(entry.url, stored, options);
       try {
+        if (taskId !== null) return await this.taskStatus(client, server, taskId, key);
         if (action === "call" && request.method === "POST") {
           const body = await readJson(request);
           if (!body || typeof body.name !== "string") throw new RequestError(400, "a call needs a string name");
-          const result = await client.callTool(body.name, body.arguments ?? {});
+          let last = null;
+          let result;
+          try {
+            result = await client.callTool(body.name, body.arguments ?? {}, { onProgress: (p) => { if (p.task) last = p.task; } });
+          } catch (e) {
+            if (!isMcpError(e) || e.code !== "TASK_TIMEOUT") throw e;
+            // The task runs on at the server; its state goes to storage, never the call again.
+            const task = last?.taskId === e.taskId ? last : { taskId: e.taskId, shape: last?.shape ?? "extension", status: "working" };
+            await this.state.storage.put(`task:${task.taskId}`, { task, name: body.name, at: Date.now() });
+            await this.state.storage.put(key, client.snapshot());
+            const handle = encodeURIComponent(`${server}:${task.taskId}`);
+            return json({ task: { id: handle, ...task }, poll: `/tasks/${handle}`, requests }, 202);
+          }
           await this.state.storage.put(key, client.snapshot());
           return json({
             result,
@@ -671,6 +725,14 @@ export class McpSessions {
     }
   }
 }
+
+/** The longest a request waits for a task before answering 202 (a Worker's request has a budget). */
+const MAX_TASK_WAIT_MS = 25_000;
+function boundedWait(text) {
+  const n = Number(text ?? 20_000);
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_TASK_WAIT_MS) : 20_000;
+}
+
 
 /** The OAuth records of the servers with `auth` (values hold secrets: tokens, the PKCE verifier
  * of a pending sign-in): a key/value store over Durable Object storage, reached by this Worker

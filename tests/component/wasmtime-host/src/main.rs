@@ -148,6 +148,9 @@ fn main() -> Result<()> {
         capabilities_json: None,
         auth: None,
         listen_json: None,
+        extensions_json: None,
+        tasks: None,
+        max_task_wait_ms: None,
     };
     let connect = |store: &mut Store<HostState>, url: &str, version: Option<&str>| -> Result<_> {
         let options = ConnectOptions {
@@ -283,6 +286,9 @@ fn main() -> Result<()> {
     // 4. The 2025 GET stream: a resource registered on server-everything is announced there.
     let options = ConnectOptions {
         listen_json: Some("{}".into()),
+        extensions_json: None,
+        tasks: None,
+        max_task_wait_ms: None,
         ..no_options()
     };
     let c = match client.call_connect(&mut store, &everything, Some(&options))? {
@@ -322,5 +328,62 @@ fn main() -> Result<()> {
     client.call_close(&mut store, c)?.ok();
     c.resource_drop(&mut store)?;
     println!("ok GET stream: resources/list_changed reached the host");
+
+    // 5. Tasks: server-everything's task tool (2025-11-25) and the 2026 extension fixture,
+    //    including a task given up on and resumed by id.
+    let c = connect(&mut store, &everything, None)?;
+    let r = client
+        .call_call_tool(
+            &mut store,
+            c,
+            "simulate-research-query",
+            r#"{"topic":"wasmtime"}"#,
+            None,
+        )?
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    ensure!(
+        text(&r.content_json).contains("Research Report: wasmtime"),
+        "{}",
+        r.json
+    );
+    ensure!(
+        r.progress.iter().any(|p| p
+            .task_json
+            .as_deref()
+            .is_some_and(|t| t.contains("2025-11-25"))),
+        "no task status reports"
+    );
+    client.call_close(&mut store, c)?.ok();
+    c.resource_drop(&mut store)?;
+    println!("ok tasks 2025-11-25: simulate-research-query polled to its report");
+    let tasks = env("TASKS2026_URL")?;
+    let options = ConnectOptions {
+        max_task_wait_ms: Some(300),
+        ..no_options()
+    };
+    let c = match client.call_connect(&mut store, &tasks, Some(&options))? {
+        Ok(c) => c,
+        Err(e) => bail!("connect {tasks}: {}", e.message),
+    };
+    let args = r#"{"ms":1200,"steps":3,"pollMs":100}"#;
+    let id = match client.call_call_tool(&mut store, c, "slow_compute", args, None)? {
+        Err(e) if e.code == "TASK_TIMEOUT" => match e.kind {
+            exports::mcp_edge::client::client::ErrorKind::TaskTimeout(t) => t.task_id,
+            _ => bail!("TASK_TIMEOUT with another case"),
+        },
+        other => bail!("expected TASK_TIMEOUT, got {:?}", other.map(|r| r.json)),
+    };
+    client.call_close(&mut store, c)?.ok();
+    c.resource_drop(&mut store)?;
+    // Another client (as after a restart) resumes it by id.
+    let c = connect(&mut store, &tasks, None)?;
+    let task = format!(r#"{{"taskId":"{id}","shape":"extension","status":"working"}}"#);
+    let r = client
+        .call_resume_task(&mut store, c, &task, None)?
+        .map_err(|e| anyhow::anyhow!(e.message))?;
+    ensure!(text(&r.content_json) == "computed 3 steps", "{}", r.json);
+    client.call_close(&mut store, c)?.ok();
+    c.resource_drop(&mut store)?;
+    println!("ok tasks 2026 extension: a task given up on was resumed by id");
     Ok(())
 }
