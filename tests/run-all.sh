@@ -177,9 +177,25 @@ stage_auth_e2e() {
     bash tests/auth/run.sh
 }
 
-# The official MCP conformance suite (client scenarios, both required sets).
+# The official MCP conformance suite (client scenarios, both required sets); the Tasks extension
+# fixture and the suite's tasks-* server scenarios against it.
 stage_conformance() {
     bash tests/conformance/run.sh
+    # The Tasks extension has no published server: the loopback fixture the 2026 task tests use
+    # is checked against the ext-tasks text, and the pinned suite's tasks-* server scenarios (not
+    # scored by the suite; it has no client scenario for tasks) are run against it.
+    local line
+    line=$(node tests/servers/tasks2026/check.mjs | tail -1)
+    if [[ "$line" =~ ^[0-9]+\ passed,\ 0\ failed$ ]]; then
+        check_passed "tasks2026 fixture follows ext-tasks: $line"
+    else
+        echo "check FAILED: tasks2026 fixture: $line"
+    fi
+    if node tests/servers/tasks2026/conformance.mjs; then
+        check_passed "conformance tasks-* server scenarios pass against the tasks2026 fixture"
+    else
+        echo "check FAILED: conformance tasks-* server scenarios against the tasks2026 fixture"
+    fi
 }
 
 # stdio parity: the same scenarios over stdio and native HTTP, transcripts compared.

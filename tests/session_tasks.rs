@@ -471,6 +471,12 @@ fn failing_polls_are_retried_and_the_call_is_never_sent_again() {
                     r.broken()
                 },
                 Reply::status(502, "bad gateway"),
+                // A garbled answer (an empty JSON body): retried like any broken poll.
+                {
+                    let mut r = Reply::json(json!({}));
+                    r.chunks = vec![b"not json".to_vec()];
+                    r
+                },
                 get_reply(&json!(0), done("survived")),
             ]),
             ..Default::default()
@@ -485,7 +491,27 @@ fn failing_polls_are_retried_and_the_call_is_never_sent_again() {
         1,
         "the creating call is never re-sent"
     );
-    assert_eq!(count(&state, "tasks/get"), 5);
+    assert_eq!(count(&state, "tasks/get"), 6);
+}
+
+#[test]
+fn polls_that_keep_failing_stop_at_the_bound_with_the_task_named() {
+    let (mut p, state) = connected(
+        Script {
+            gets: gets(vec![Reply::network_error()]),
+            ..Default::default()
+        },
+        cfg(),
+    );
+    let op = call(&mut p);
+    p.advance(600_000);
+    match p.err(op) {
+        ProtocolError::TaskTimeout { task_id, .. } => assert_eq!(task_id, TASK),
+        e => panic!("{e:?}"),
+    }
+    // The first poll and six retries (MAX_POLL_FAILURES), then nothing more.
+    assert_eq!(count(&state, "tasks/get"), 7);
+    assert_eq!(count(&state, "tools/call"), 1);
 }
 
 #[test]

@@ -163,20 +163,44 @@ fn error_details(e: &ProtocolError) -> Value {
             json!({"tool": tool, "errors": errors})
         }
         ProtocolError::Auth(a) => auth_details(a),
-        ProtocolError::TaskFailed { task_id, error } => json!({
-            "taskId": task_id, "rpcCode": error.code, "rpcMessage": error.message, "data": error.data,
-        }),
-        ProtocolError::TaskCancelled { task_id, message } => {
-            json!({"taskId": task_id, "statusMessage": message})
-        }
+        ProtocolError::TaskFailed { task_id, error } => task_details(
+            task_id,
+            [
+                ("rpcCode", Value::from(error.code)),
+                ("rpcMessage", Value::from(error.message.as_str())),
+                ("data", error.data.clone().unwrap_or(Value::Null)),
+            ],
+        ),
+        ProtocolError::TaskCancelled { task_id, message } => task_details(
+            task_id,
+            [(
+                "statusMessage",
+                message.as_deref().map_or(Value::Null, Value::from),
+            )],
+        ),
         ProtocolError::TaskExpired { task_id, reason } => {
-            json!({"taskId": task_id, "reason": reason})
+            task_details(task_id, [("reason", Value::from(reason.as_str()))])
         }
         ProtocolError::TaskTimeout { task_id, after_ms } => {
-            json!({"taskId": task_id, "afterMs": after_ms})
+            task_details(task_id, [("afterMs", Value::from(*after_ms))])
         }
         _ => Value::Null,
     }
+}
+
+/// `{taskId, ...extra}` of a task error (built without `json!`: its `to_value` calls instantiate
+/// a serializer per member type).
+fn task_details<const N: usize>(task_id: &str, extra: [(&str, Value); N]) -> Value {
+    task_details_of(task_id, &mut extra.into_iter())
+}
+
+fn task_details_of(task_id: &str, extra: &mut dyn Iterator<Item = (&str, Value)>) -> Value {
+    let mut m = serde_json::Map::new();
+    m.insert("taskId".into(), Value::from(task_id));
+    for (k, v) in extra {
+        m.insert(k.into(), v);
+    }
+    Value::Object(m)
 }
 
 /// The details of an authorization error: `refused` (a deliberate security refusal), and what

@@ -18,7 +18,7 @@ export function args(defaults) {
 }
 
 /** The client limits of every soak: the deadline each call must settle by, and the SSE limit. */
-export const CLIENT = { timeoutMs: 2500, maxTotalTimeoutMs: 8000, maxEventBytes: 65536 };
+export const CLIENT = { timeoutMs: 2500, maxTotalTimeoutMs: 8000, maxTaskWaitMs: 8000, maxEventBytes: 65536 };
 /** A call not settled this long after it started hung (its total deadline plus a grace period). */
 export const HANG_AFTER_MS = CLIENT.maxTotalTimeoutMs + 3000;
 
@@ -26,12 +26,12 @@ export const HANG_AFTER_MS = CLIENT.maxTotalTimeoutMs + 3000;
  * Starts tests/soak/proxies.mjs (a child process, stopped by `close()`): one proxy per server,
  * each with its own fault schedule derived from `seed`. Returns their URLs and the controls.
  */
-export async function startProxies({ py, everything, seed, handshakeFaults }) {
+export async function startProxies({ py, everything, tasks, seed, handshakeFaults }) {
   const child = spawn(
     process.execPath,
     [
       fileURLToPath(new URL("./proxies.mjs", import.meta.url)),
-      "--py", py, "--everything", everything, "--seed", String(seed),
+      "--py", py, "--everything", everything, "--tasks", tasks, "--seed", String(seed),
       "--max-event-bytes", String(CLIENT.maxEventBytes), "--stall-ms", String(CLIENT.timeoutMs + 1500),
       "--handshake-faults", handshakeFaults ? "1" : "0",
     ],
@@ -61,12 +61,17 @@ export async function startProxies({ py, everything, seed, handshakeFaults }) {
   };
 }
 
-/** Executions per key the Python server counted, for keys starting with `prefix`. */
-async function executions(pyUrl, prefix) {
-  const admin = pyUrl.replace(/\/mcp$/, "/admin/executions");
-  const r = await fetch(`${admin}?prefix=${encodeURIComponent(prefix)}`);
-  if (!r.ok) throw new Error(`${admin}: HTTP ${r.status}`);
-  return r.json();
+/** Executions per key the counting servers (the Python server, the tasks fixture) counted, for
+ * keys starting with `prefix`. */
+async function executions(urls, prefix) {
+  const out = {};
+  for (const url of urls) {
+    const admin = url.replace(/\/mcp$/, "/admin/executions");
+    const r = await fetch(`${admin}?prefix=${encodeURIComponent(prefix)}`);
+    if (!r.ok) throw new Error(`${admin}: HTTP ${r.status}`);
+    Object.assign(out, await r.json());
+  }
+  return out;
 }
 
 const mib = (n) => (n / (1 << 20)).toFixed(1);
@@ -138,7 +143,7 @@ async function sumUp(opts, runId, calls, outcomes, proxies) {
     forwarded: Object.assign({}, ...Object.values(stats).map((s) => s.calls)),
     received: Object.assign({}, ...Object.values(stats).map((s) => s.received)),
   };
-  const summary = summarize(calls, outcomes, await executions(opts.py, runId), ids);
+  const summary = summarize(calls, outcomes, await executions([opts.py, opts.tasks], runId), ids);
   return { summary, faults: faultTotals(stats) };
 }
 

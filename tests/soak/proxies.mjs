@@ -2,7 +2,7 @@
 // client's alone. One proxy per server (py26 and py25 in front of the same Python server,
 // everything in front of server-everything), each with its own fault schedule from the seed:
 //
-//   node tests/soak/proxies.mjs --py URL --everything URL --seed N --max-event-bytes B --stall-ms MS \
+//   node tests/soak/proxies.mjs --py URL --everything URL --tasks URL --seed N --max-event-bytes B --stall-ms MS \
 //        [--handshake-faults 1]
 //
 // Prints {"urls": {...}, "control": "http://127.0.0.1:P"} as its first stdout line; exits when
@@ -11,7 +11,7 @@
 import http from "node:http";
 import { startProxy } from "./proxy.mjs";
 
-const opts = { py: "", everything: "", seed: 1, "max-event-bytes": 65536, "stall-ms": 4000, "handshake-faults": 0 };
+const opts = { py: "", everything: "", tasks: "", seed: 1, "max-event-bytes": 65536, "stall-ms": 4000, "handshake-faults": 0 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) opts[argv[i].replace(/^--/, "")] = argv[i + 1];
 const seed = Number(opts.seed);
@@ -24,6 +24,7 @@ const proxies = {
   py26: await startProxy({ upstream: opts.py, seed: seed * 3 + 1, ...common }),
   py25: await startProxy({ upstream: opts.py, seed: seed * 3 + 2, ...common }),
   everything: await startProxy({ upstream: opts.everything, seed: seed * 3 + 3, ...common }),
+  tasks26: await startProxy({ upstream: opts.tasks, seed: seed * 3 + 4, ...common }),
 };
 
 const control = http.createServer((req, res) => {

@@ -3,7 +3,7 @@
 // CORS). Debian's Chromium through playwright-core (tests/browser/node_modules). Start the
 // servers first (tests/soak/run.sh does it all):
 //
-//   node tests/soak/run-chromium.mjs --py http://127.0.0.1:P/mcp --everything http://127.0.0.1:Q/mcp \
+//   node tests/soak/run-chromium.mjs --py http://127.0.0.1:P/mcp --everything http://127.0.0.1:Q/mcp --tasks http://127.0.0.1:R/mcp \
 //        [--calls 200] [--seed 1] [--concurrency 8] [--out report.json]
 import http from "node:http";
 import { createRequire } from "node:module";
@@ -14,9 +14,9 @@ import { fileURLToPath } from "node:url";
 import { args, CLIENT, HANG_AFTER_MS, startProxies, conclude } from "./harness.mjs";
 import { servers, poolConfig, plan } from "./soak.mjs";
 
-const opts = args({ py: "", everything: "", calls: 200, seed: 1, concurrency: 8, out: "" });
-if (!opts.py || !opts.everything) {
-  console.error("--py and --everything are required (see the header of this file)");
+const opts = args({ py: "", everything: "", tasks: "", calls: 200, seed: 1, concurrency: 8, out: "" });
+if (!opts.py || !opts.everything || !opts.tasks) {
+  console.error("--py, --everything and --tasks are required (see the header of this file)");
   process.exit(2);
 }
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -57,7 +57,7 @@ const pageServer = http.createServer(async (req, res) => {
 await new Promise((r) => pageServer.listen(0, "127.0.0.1", r));
 const pageUrl = `http://127.0.0.1:${pageServer.address().port}/`;
 
-const proxies = await startProxies({ py: opts.py, everything: opts.everything, seed: opts.seed, handshakeFaults: false });
+const proxies = await startProxies({ py: opts.py, everything: opts.everything, tasks: opts.tasks, seed: opts.seed, handshakeFaults: false });
 const all = servers(proxies.urls);
 const userDataDir = await mkdtemp(path.join(tmpdir(), "mcp-edge-soak-"));
 const context = await chromium.launchPersistentContext(userDataDir, {

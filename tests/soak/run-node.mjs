@@ -3,7 +3,7 @@
 // fault-injection proxy. Prints the figures and one `check passed` / `check FAILED` line per
 // invariant; exits 1 when one fails. Start the servers first (tests/soak/run.sh does it all):
 //
-//   node --expose-gc tests/soak/run-node.mjs --py http://127.0.0.1:P/mcp --everything http://127.0.0.1:Q/mcp \
+//   node --expose-gc tests/soak/run-node.mjs --py http://127.0.0.1:P/mcp --everything http://127.0.0.1:Q/mcp --tasks http://127.0.0.1:R/mcp \
 //        [--calls 1000] [--seed 1] [--concurrency 8] [--out report.json]
 //
 // The Python server must run with --fault-tools. `--handshake-faults 1` also breaks connects
@@ -13,9 +13,9 @@ import { createRequire } from "node:module";
 import { args, CLIENT, HANG_AFTER_MS, startProxies, conclude } from "./harness.mjs";
 import { servers, poolConfig, plan, runCalls } from "./soak.mjs";
 
-const opts = args({ py: "", everything: "", calls: 1000, seed: 1, concurrency: 8, out: "", "handshake-faults": 0 });
-if (!opts.py || !opts.everything) {
-  console.error("--py and --everything are required (see the header of this file)");
+const opts = args({ py: "", everything: "", tasks: "", calls: 1000, seed: 1, concurrency: 8, out: "", "handshake-faults": 0 });
+if (!opts.py || !opts.everything || !opts.tasks) {
+  console.error("--py, --everything and --tasks are required (see the header of this file)");
   process.exit(2);
 }
 const require = createRequire(import.meta.url);
@@ -35,7 +35,7 @@ const memory = () => {
   return { "JS heap": m.heapUsed, "wasm linear memory": instance?.exports.memory.buffer.byteLength ?? 0, rss: m.rss };
 };
 
-const proxies = await startProxies({ py: opts.py, everything: opts.everything, seed: opts.seed, handshakeFaults: Boolean(opts["handshake-faults"]) });
+const proxies = await startProxies({ py: opts.py, everything: opts.everything, tasks: opts.tasks, seed: opts.seed, handshakeFaults: Boolean(opts["handshake-faults"]) });
 const all = servers(proxies.urls);
 const events = [];
 const pool = new pkg.McpPool(poolConfig(all), { ...CLIENT, connectTimeoutMs: 15_000, onEvent: (e) => events.push(e) });

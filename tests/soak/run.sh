@@ -39,6 +39,7 @@ fi
 run_dir=$(mktemp -d)
 export MCP_TEST_RUN_DIR="$run_dir"
 cleanup() {
+  if [ -n "${tasks_in:-}" ]; then exec {tasks_in}>&- 2>/dev/null || true; fi
   PY_SERVER_NAME=soakpy tests/servers/python/stop.sh >/dev/null 2>&1 || true
   tests/servers/everything/stop.sh >/dev/null 2>&1 || true
   rm -rf "$run_dir"
@@ -48,16 +49,21 @@ tests/servers/python/setup.sh >&2
 tests/servers/everything/setup.sh >&2
 py_url=$(PY_SERVER_NAME=soakpy tests/servers/python/start.sh 0 --fault-tools)
 everything_url=$(tests/servers/everything/start.sh 0)
+# The Tasks extension fixture (task-backed tools); it exits when its stdin (held here) closes.
+tasks_out="$run_dir/tasks2026.out"
+exec {tasks_in}> >(exec node tests/servers/tasks2026/server.mjs >"$tasks_out" 2>&1)
+for _ in $(seq 1 150); do grep -q '"port"' "$tasks_out" && break; sleep 0.1; done
+tasks_url="http://127.0.0.1:$(sed -nE '1s/.*"port":([0-9]+).*/\1/p' "$tasks_out")/mcp"
 
 # 3. The soaks. Both run even when the first fails, so one run reports everything.
 status=0
 if [ "$calls" -gt 0 ]; then
-  node --expose-gc tests/soak/run-node.mjs --py "$py_url" --everything "$everything_url" \
+  node --expose-gc tests/soak/run-node.mjs --py "$py_url" --everything "$everything_url" --tasks "$tasks_url" \
     --calls "$calls" --seed "$seed" --handshake-faults "${SOAK_HANDSHAKE_FAULTS:-0}" \
     --out "$out_dir/node.json" || status=1
 fi
 if [ "$browser_calls" -gt 0 ]; then
-  node tests/soak/run-chromium.mjs --py "$py_url" --everything "$everything_url" \
+  node tests/soak/run-chromium.mjs --py "$py_url" --everything "$everything_url" --tasks "$tasks_url" \
     --calls "$browser_calls" --seed "$seed" --out "$out_dir/chromium.json" || status=1
 fi
 exit $status

@@ -8,16 +8,19 @@ export const TYPED_CODES = new Set([
   "RPC", "HTTP_STATUS", "UNAUTHORIZED", "TIMEOUT", "ABORTED", "NETWORK", "CORS", "STREAM_DROPPED",
   "LEGACY_TRANSPORT", "UNSUPPORTED_VERSION", "NOT_CONNECTED", "CLOSED", "TOOL_REJECTED",
   "OUTPUT_SCHEMA", "CONFIG", "INVALID_ARGUMENT", "EVENT_TOO_LARGE", "BODY_TOO_LARGE", "PROTOCOL",
-  "CIRCUIT_OPEN", "UNKNOWN_TOOL", "TOOL_CHANGED",
+  "CIRCUIT_OPEN", "UNKNOWN_TOOL", "TOOL_CHANGED", "INVALID_META", "TASK_FAILED", "TASK_CANCELLED",
+  "TASK_EXPIRED", "TASK_TIMEOUT",
 ]);
 
 /** Failures that say the request never ran: a counted execution behind one is a lie. */
 const NEVER_RAN = new Set(["HTTP_STATUS", "NOT_CONNECTED", "CIRCUIT_OPEN", "UNKNOWN_TOOL", "TOOL_CHANGED", "CLOSED"]);
 
 /**
- * The servers of a soak (`urls`: {py26, py25, everything}, each through its own proxy), their
- * tools, and the pool config. The Python server counts executions per key for its two tools;
- * `count_idempotent` is annotated idempotentHint, so the client may send it twice.
+ * The servers of a soak (`urls`: {py26, py25, everything, tasks26}, each through its own proxy),
+ * their tools, and the pool config. The Python server counts executions per key for its two
+ * tools; `count_idempotent` is annotated idempotentHint, so the client may send it twice. The
+ * Tasks extension fixture's `count_task` always runs as a task (polled through the proxy's faults)
+ * and counts its executions too: a task is never run twice, a result never lost.
  */
 export function servers(urls) {
   const counted = [
@@ -31,6 +34,11 @@ export function servers(urls) {
       url: urls.everything,
       protocol: "2025-11-25",
       tools: [{ tool: "echo", idempotent: false, counted: false }],
+    },
+    tasks26: {
+      url: urls.tasks26,
+      protocol: "auto",
+      tools: [{ tool: "count_task", idempotent: false, counted: true }],
     },
   };
 }

@@ -38,7 +38,7 @@ const CLIENT_MEMBERS: Record<keyof M.McpClient, true> = {
   capabilities: true, sessionId: true, listTools: true, getTool: true, callTool: true, listResources: true,
   listResourceTemplates: true, readResource: true, listPrompts: true, getPrompt: true, complete: true,
   request: true, subscribe: true, notifications: true, droppedNotifications: true, close: true,
-  auth: true, signOut: true,
+  auth: true, signOut: true, extensions: true, tasks: true, resumeTask: true,
 };
 /** Every instance member of McpPool. */
 const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
@@ -238,6 +238,9 @@ function connectOptions(where: string, protocol: M.ProtocolChoice, elicit?: M.Co
     },
     // Inert against a server that asks for no token (no 401): the stored tokens are looked up.
     auth: { redirectUri: REDIRECT, storage: storage() },
+    extensions: { "com.example/typed-program": { version: 1 } },
+    tasks: true,
+    maxTaskWaitMs: 600_000,
   };
 }
 
@@ -265,6 +268,11 @@ function callOptions(where: string, signal: AbortSignal): Required<M.CallOptions
     },
     timeoutMs: 60_000,
     idempotent: false,
+    traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    tracestate: "typed=1",
+    baggage: "program=typed",
+    logLevel: "warning",
+    task: "auto",
   };
 }
 
@@ -297,6 +305,27 @@ async function everythingClient(): Promise<void> {
   observe("M.CallToolResult", `${where} callTool echo`, echo);
   const long = await client.callTool("trigger-long-running-operation", { duration: 1, steps: 2 }, callOptions(where, ac.signal));
   observe("M.CallToolResult", `${where} callTool long-running`, long);
+  // A tool that runs as a task (2025-11-25): status reports arrive as Progress with `task`.
+  const reports: M.TaskInfo[] = [];
+  const research = await client.callTool("simulate-research-query", { topic: "types" }, {
+    ...callOptions(where, ac.signal),
+    onProgress: (p: M.Progress): void => {
+      emitted.add("callback:onProgress");
+      observe("M.Progress", `${where} onProgress (task)`, p);
+      if (p.task) reports.push(p.task);
+    },
+  });
+  observe("M.CallToolResult", `${where} callTool simulate-research-query`, research);
+  check(reports.length > 0 && reports.every((t) => t.shape === "2025-11-25"), `${where}: task status reports`);
+  observe("M.TaskInfo[]", `${where} tasks`, client.tasks());
+  observe("{ client: Record<string, M.JsonObject>; server: Record<string, M.JsonObject> }", `${where} extensions`, client.extensions);
+  check("com.example/typed-program" in client.extensions.client, `${where}: declared extensions`);
+  const last = reports.at(-1);
+  if (last) {
+    const again = await client.resumeTask(last).catch((e: unknown) => e);
+    if (api.isMcpError(again)) emitted.add(`error:${again.code}`);
+    else observe("M.CallToolResult", `${where} resumeTask`, again as M.CallToolResult);
+  }
   for (const tool of ["trigger-elicitation-request", "trigger-sampling-request", "get-roots-list", "get-tiny-image", "get-resource-links", "get-resource-reference", "get-structured-content", "get-annotated-message"]) {
     if (!names.has(tool)) continue;
     const schema = client.getTool(tool)?.inputSchema;

@@ -17,7 +17,6 @@
 
 use crate::util::vec_map::VecMap;
 use serde_json::{json, Map, Value};
-use std::collections::HashSet;
 
 use super::{Era, Event, InputId, InputSlot, OpId, OpKind, ProtocolError, RequestState, Session};
 use crate::proto::jsonrpc::{codes, ErrorObject};
@@ -181,20 +180,24 @@ impl TaskInfo {
 
     /// As JSON (`taskId`, `shape`, `status`, `statusMessage`, `pollIntervalMs`, `ttlMs`,
     /// `createdAt`, `lastUpdatedAt`), the form hosts and snapshots see.
+    #[inline(never)]
     pub fn to_json(&self) -> Value {
-        json!({
-            "taskId": self.task_id,
-            "shape": self.shape.as_str(),
-            "status": self.status.as_str(),
-            "statusMessage": self.status_message,
-            "pollIntervalMs": self.poll_interval_ms,
-            "ttlMs": self.ttl_ms,
-            "createdAt": self.created_at,
-            "lastUpdatedAt": self.last_updated_at,
-        })
+        let text = |s: &Option<String>| s.as_deref().map_or(Value::Null, Value::from);
+        let ms = |n: Option<u64>| n.map_or(Value::Null, Value::from);
+        let mut m = Map::new();
+        m.insert("taskId".into(), Value::from(self.task_id.as_str()));
+        m.insert("shape".into(), Value::from(self.shape.as_str()));
+        m.insert("status".into(), Value::from(self.status.as_str()));
+        m.insert("statusMessage".into(), text(&self.status_message));
+        m.insert("pollIntervalMs".into(), ms(self.poll_interval_ms));
+        m.insert("ttlMs".into(), ms(self.ttl_ms));
+        m.insert("createdAt".into(), text(&self.created_at));
+        m.insert("lastUpdatedAt".into(), text(&self.last_updated_at));
+        Value::Object(m)
     }
 
     /// Reads [`TaskInfo::to_json`]'s form.
+    #[inline(never)]
     pub fn from_host_json(v: &Value) -> Option<TaskInfo> {
         let shape = TaskShape::parse(v.get("shape")?.as_str()?)?;
         let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
@@ -235,7 +238,8 @@ pub(super) struct TaskState {
     pub(super) seen_at: u64,
     /// Extension: input keys answered or being answered (never surfaced twice; ext-tasks "Task
     /// Update Requests": keys are unique over the task's lifetime).
-    answered: HashSet<String>,
+    /// (A vector: at most [`MAX_TASK_INPUTS`] keys; a hashed set would add its table code.)
+    answered: Vec<String>,
     /// Extension: surfaced keys still waiting for the host.
     pub(super) pending: VecMap<String, InputId>,
     /// Extension: answers collected for the next `tasks/update`.
@@ -254,7 +258,7 @@ impl TaskState {
             info,
             step: TaskStep::Idle,
             seen_at: now,
-            answered: HashSet::new(),
+            answered: Vec::new(),
             pending: VecMap::new(),
             answers: Map::new(),
             failures: 0,
@@ -645,7 +649,7 @@ impl Session {
                 return Ok(());
             };
             for (key, req) in requests {
-                if t.answered.contains(key) || t.pending.contains_key(key) {
+                if t.answered.iter().any(|k| k == key) || t.pending.contains_key(key) {
                     continue;
                 }
                 fresh.push((key.clone(), req.clone()));
@@ -680,7 +684,7 @@ impl Session {
             let input = InputId(self.next_input);
             self.next_input += 1;
             if let Some(t) = self.task_mut(op) {
-                t.answered.insert(key.clone());
+                t.answered.push(key.clone());
                 t.pending.insert(key.clone(), input);
             }
             self.inputs.insert(input, InputSlot::TaskInput { op, key });
@@ -819,10 +823,17 @@ impl Session {
                 true
             }
             Failure::Rpc { .. } => false,
-            Failure::Fatal(ProtocolError::Network(_) | ProtocolError::Cors(_)) => {
-                self.poll_or_give_up(op, task_id, now)
-            }
-            Failure::Fatal(_) => false,
+            // The session is over, or the configuration or the credentials are wrong: polling
+            // again would not help.
+            Failure::Fatal(
+                ProtocolError::Closed
+                | ProtocolError::NotConnected
+                | ProtocolError::InvalidConfig(_)
+                | ProtocolError::Auth(_),
+            ) => false,
+            // Anything else a poll met (no response, a garbled or oversized answer) is retried:
+            // a poll executes nothing, and the bound ends the op.
+            Failure::Fatal(_) => self.poll_or_give_up(op, task_id, now),
             Failure::Http { status, .. } if *status == 401 || *status == 403 => false,
             Failure::Http { status, .. } if *status < 500 && *status != 429 && *status != 408 => {
                 false

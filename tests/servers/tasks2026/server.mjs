@@ -17,6 +17,7 @@
 //   GET  /admin/log        every JSON-RPC message received, in order
 //   GET  /admin/violations every request refused for its routing headers (-32020), in order
 //   GET  /admin/tasks      {tasks: [{taskId, tool, status, executions, ...}], toolCalls: {name: n}}
+//   GET  /admin/executions?prefix=P   {key: executions} of count_task, for keys starting with P
 //   POST /admin/reset      clears the log, the violations, the tasks, the counters and the faults
 import http from "node:http";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
@@ -79,7 +80,9 @@ const state = {
   tombstones: new Map(), // taskId -> "expired"
   toolCalls: new Map(), // tool name -> tools/call requests answered with a result
   faults: { dropAfterCreate: 0, dropBeforeCreate: 0, polls503: 0 },
+  counted: new Map(), // count_task key -> executions (at most MAX_COUNTED keys, oldest dropped)
 };
+const MAX_COUNTED = 100_000;
 let keySeq = 0; // for confirm-<n> input request keys
 const stateKey = randomBytes(32); // HMAC key for MRTR requestState
 
@@ -471,6 +474,38 @@ const TOOLS = {
             await rt.sleep(50);
             const out = `got ${show(a.first)} and ${show(b.second)}`;
             rt.complete(text(out), "both values received");
+          },
+        },
+      };
+    },
+  },
+
+  count_task: {
+    def: {
+      description:
+        "A task (needs the extension) that counts its executions per key (GET /admin/executions) and " +
+        "completes after ms (default 50) with 'key=<key> n=<executions of that key>'.",
+      inputSchema: {
+        type: "object",
+        properties: { key: { type: "string" }, ms: { type: "integer", minimum: 0 }, ...timingProps },
+        required: ["key"],
+      },
+    },
+    call: (call) => {
+      missingCaps(call, { tasks: true });
+      const key = String(call.args.key ?? "");
+      const ms = duration(call.args, 50);
+      return {
+        task: {
+          statusMessage: "counting",
+          async body(rt) {
+            if (!state.counted.has(key) && state.counted.size >= MAX_COUNTED) {
+              state.counted.delete(state.counted.keys().next().value);
+            }
+            const n = (state.counted.get(key) ?? 0) + 1;
+            state.counted.set(key, n);
+            await rt.sleep(ms);
+            rt.complete(text(`key=${key} n=${n}`), "counted");
           },
         },
       };
@@ -923,6 +958,7 @@ function reset() {
   state.violations.length = 0;
   state.tombstones.clear();
   state.toolCalls.clear();
+  state.counted.clear();
   state.faults = { dropAfterCreate: 0, dropBeforeCreate: 0, polls503: 0 };
 }
 
@@ -946,6 +982,12 @@ async function handle(req, res) {
     if (url.pathname === "/admin/log") return sendJson(res, 200, state.log, cors);
     if (url.pathname === "/admin/violations") return sendJson(res, 200, state.violations, cors);
     if (url.pathname === "/admin/tasks") return sendJson(res, 200, adminTasks(), cors);
+    if (url.pathname === "/admin/executions") {
+      const prefix = url.searchParams.get("prefix") ?? "";
+      const out = {};
+      for (const [k, n] of state.counted) if (k.startsWith(prefix)) out[k] = n;
+      return sendJson(res, 200, out, cors);
+    }
     return sendJson(res, 404, { error: "no such route" }, cors);
   }
   if (req.method !== "POST") {
