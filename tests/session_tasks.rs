@@ -135,6 +135,26 @@ fn done(text: &str) -> Value {
     )
 }
 
+/// The `CreateTaskResult` answer to a `tools/call`: the task with `resultType: "task"`.
+fn created(t: Value) -> Reply {
+    Reply::result(&json!(0), with(t, "resultType", json!("task")))
+}
+
+/// A connected session whose server answers the call with `create` and the polls with `polls`.
+fn scripted(
+    create: Reply,
+    polls: Vec<Reply>,
+) -> (Pair<impl FnMut(&HttpRequest) -> Reply>, Rc<RefCell<Script>>) {
+    connected(
+        Script {
+            create: Some(create),
+            gets: gets(polls),
+            ..Default::default()
+        },
+        cfg(),
+    )
+}
+
 fn connected(
     script: Script,
     c: SessionConfig,
@@ -486,6 +506,14 @@ fn failing_polls_are_retried_and_the_call_is_never_sent_again() {
     let op = call(&mut p);
     p.advance(60_000);
     assert_eq!(p.ok(op)["content"][0]["text"], "survived");
+    // The 503's Retry-After (1 s) was waited for before the next poll.
+    let polls: Vec<u64> = p
+        .requests
+        .iter()
+        .filter(|r| method_of(&r.2) == "tasks/get")
+        .map(|r| r.1)
+        .collect();
+    assert!(polls[1] - polls[0] >= 1_000, "{polls:?}");
     assert_eq!(
         count(&state, "tools/call"),
         1,
@@ -517,14 +545,7 @@ fn polls_that_keep_failing_stop_at_the_bound_with_the_task_named() {
 #[test]
 fn a_stream_that_drops_right_after_the_task_handle_does_not_lose_the_task() {
     let create = Reply::sse(&[json!({"jsonrpc": "2.0", "id": 0, "result": with(task("working", Some(1000), Some(60_000)), "resultType", json!("task"))})]).broken();
-    let (mut p, state) = connected(
-        Script {
-            create: Some(create),
-            gets: gets(vec![get_reply(&json!(0), done("kept"))]),
-            ..Default::default()
-        },
-        cfg(),
-    );
+    let (mut p, state) = scripted(create, vec![get_reply(&json!(0), done("kept"))]);
     let op = call(&mut p);
     p.advance(2_000);
     assert_eq!(p.ok(op)["content"][0]["text"], "kept");
@@ -543,18 +564,126 @@ fn a_json_answer_cut_off_after_its_last_byte_still_creates_the_task() {
         ),
     )
     .broken();
+    let (mut p, state) = scripted(create, vec![get_reply(&json!(0), done("whole"))]);
+    let op = call(&mut p);
+    p.advance(2_000);
+    assert_eq!(p.ok(op)["content"][0]["text"], "whole");
+    assert_eq!(count(&state, "tools/call"), 1);
+}
+
+#[test]
+fn a_task_created_already_complete_is_read_with_tasks_get_at_once() {
+    // The seed is "typically (though not necessarily) working"; a CreateTaskResult carries no
+    // result of its own.
+    let (mut p, state) = scripted(
+        created(task("completed", Some(60_000), None)),
+        vec![get_reply(&json!(0), done("fast"))],
+    );
+    let op = call(&mut p);
+    p.advance(1);
+    assert_eq!(p.ok(op)["content"][0]["text"], "fast");
+    assert_eq!(count(&state, "tasks/get"), 1);
+}
+
+#[test]
+fn an_absurd_poll_interval_is_capped_and_nothing_overflows() {
+    let huge = with(task("working", None, None), "pollIntervalMs", json!(1e30));
+    let (mut p, state) = scripted(created(huge), vec![get_reply(&json!(0), done("capped"))]);
+    let op = call(&mut p);
+    p.advance(59 * 60 * 1000);
+    assert_eq!(
+        count(&state, "tasks/get"),
+        0,
+        "the server's interval is honoured up to the cap"
+    );
+    p.advance(16 * 60 * 1000);
+    assert_eq!(p.ok(op)["content"][0]["text"], "capped");
+}
+
+#[test]
+fn an_input_the_server_stops_listing_is_withdrawn_and_does_not_block_the_rest() {
+    let elicit = |m: &str| json!({"method": "elicitation/create", "params": {"message": m}});
+    let asks = |keys: Value| {
+        get_reply(
+            &json!(0),
+            with(
+                task("input_required", Some(500), None),
+                "inputRequests",
+                keys,
+            ),
+        )
+    };
     let (mut p, state) = connected(
         Script {
-            create: Some(create),
-            gets: gets(vec![get_reply(&json!(0), done("whole"))]),
+            gets: gets(vec![
+                asks(json!({"old": elicit("old")})),
+                asks(json!({"new": elicit("new")})),
+            ]),
             ..Default::default()
         },
         cfg(),
     );
     let op = call(&mut p);
-    p.advance(2_000);
-    assert_eq!(p.ok(op)["content"][0]["text"], "whole");
-    assert_eq!(count(&state, "tools/call"), 1);
+    p.advance(3_000);
+    let inputs: Vec<_> = p
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::InputRequest { input, params, .. } => Some((*input, params["message"].clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(inputs.len(), 2, "{inputs:?}");
+    assert!(p
+        .events
+        .iter()
+        .any(|e| matches!(e, Event::InputCancelled { input } if *input == inputs[0].0)));
+    // Answering the superseded one is refused; the current one goes out alone.
+    assert!(p
+        .session
+        .answer_input(inputs[0].0, Ok(json!({"action": "accept"})), p.now)
+        .is_err());
+    state.borrow_mut().gets = gets(vec![get_reply(&json!(0), done("after new"))]);
+    p.session
+        .answer_input(inputs[1].0, Ok(json!({"action": "accept"})), p.now)
+        .unwrap();
+    p.pump();
+    p.advance(5_000);
+    let updates: Vec<Value> = state
+        .borrow()
+        .seen
+        .iter()
+        .filter(|s| s.0 == "tasks/update")
+        .map(|s| s.1["inputResponses"].clone())
+        .collect();
+    assert_eq!(updates, [json!({"new": {"action": "accept"}})]);
+    assert_eq!(p.ok(op)["content"][0]["text"], "after new");
+}
+
+#[test]
+fn a_task_is_resumed_once_and_only_in_a_session_of_its_kind() {
+    let (mut p, _) = connected(Script::default(), cfg());
+    let op = call(&mut p);
+    p.advance(10);
+    let info = TaskInfo::from_host_json(
+        &json!({"taskId": TASK, "shape": "extension", "status": "working"}),
+    )
+    .unwrap();
+    let twice = p.session.resume_task(info, p.now);
+    p.pump();
+    assert!(matches!(p.err(twice), ProtocolError::InvalidConfig(_)));
+    assert!(p.completed(op).is_none(), "the first poller goes on");
+    let legacy = TaskInfo::from_host_json(
+        &json!({"taskId": "other", "shape": "2025-11-25", "status": "working"}),
+    )
+    .unwrap();
+    let wrong = p.session.resume_task(legacy, p.now);
+    p.pump();
+    assert!(
+        matches!(p.err(wrong), ProtocolError::InvalidConfig(_)),
+        "{:?}",
+        p.err(wrong)
+    );
 }
 
 #[test]
@@ -578,23 +707,12 @@ fn a_task_the_server_forgot_or_whose_ttl_ran_out_is_expired() {
     assert_eq!(p.err(op).code(), "TASK_EXPIRED");
 
     // TTL 3 s, polled every second, never ends: given up at the TTL, not before, not long after.
-    let (mut p, state) = connected(
-        Script {
-            create: Some(Reply::result(
-                &json!(0),
-                with(
-                    task("working", Some(1000), Some(3_000)),
-                    "resultType",
-                    json!("task"),
-                ),
-            )),
-            gets: gets(vec![get_reply(
-                &json!(0),
-                task("working", Some(1000), Some(3_000)),
-            )]),
-            ..Default::default()
-        },
-        cfg(),
+    let (mut p, state) = scripted(
+        created(task("working", Some(1000), Some(3_000))),
+        vec![get_reply(
+            &json!(0),
+            task("working", Some(1000), Some(3_000)),
+        )],
     );
     let op = call(&mut p);
     let start = p.now;
@@ -739,6 +857,13 @@ struct Legacy {
     elicit: bool,
     /// The answer the client posted to the elicitation.
     answer: Option<Value>,
+    /// `tasks/result` answers with this JSON-RPC error code (the tool's own error).
+    result_error: Option<i64>,
+    /// Serve a (silent, open) GET stream.
+    get_stream: bool,
+    /// Which `tasks/get` requests (counted from 0) find the session gone (404).
+    gets_404: Vec<usize>,
+    gets_seen: usize,
 }
 
 fn legacy_tasks(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Reply {
@@ -750,7 +875,11 @@ fn legacy_tasks(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Reply
         st.seen.push((method.clone(), params_of(req)));
         let legacy_task = |status: &str| json!({"taskId": "t-1", "status": status, "createdAt": "2025-11-25T10:30:00Z", "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttl": 60000, "pollInterval": 1000});
         if method == "GET" {
-            return Reply::status(405, "");
+            return if st.get_stream {
+                Reply::sse_raw(": open\n\n").open()
+            } else {
+                Reply::status(405, "")
+            };
         }
         if b.get("result").is_some() {
             st.answer = Some(b.clone());
@@ -786,13 +915,22 @@ fn legacy_tasks(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Reply
                     Reply::result(&id, json!({"content": [{"type": "text", "text": "sync"}]}))
                 }
             }
+            "tasks/get" if st.gets_404.contains(&st.gets_seen) => {
+                st.gets_seen += 1;
+                Reply::status(404, "session not found")
+            }
             "tasks/get" => {
+                st.gets_seen += 1;
                 let s = if st.statuses.len() > 1 {
                     st.statuses.pop_front().unwrap()
                 } else {
                     st.statuses.front().copied().unwrap_or("working")
                 };
                 Reply::result(&id, legacy_task(s))
+            }
+            "tasks/result" if st.result_error.is_some() => {
+                let code = st.result_error.unwrap_or_default();
+                Reply::error(200, &id, code, "bad arguments for the tool", None)
             }
             "tasks/result" => {
                 let result = json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "report"}], "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t-1"}}}});
@@ -808,15 +946,29 @@ fn legacy_tasks(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Reply
 }
 
 fn legacy_pair(st: Legacy) -> (Pair<impl FnMut(&HttpRequest) -> Reply>, Rc<RefCell<Legacy>>) {
+    let get = st.get_stream;
     let state = Rc::new(RefCell::new(st));
     let mut c = SessionConfig::new("http://127.0.0.1:1/mcp");
     c.protocol = ProtocolChoice::Exact("2025-11-25".into());
-    c.open_get_stream = false;
+    c.open_get_stream = get;
     let mut p = Pair::new(c, legacy_tasks(state.clone()));
     let op = p.session.connect(0);
     p.pump();
     p.ok(op);
     (p, state)
+}
+
+/// Calls the legacy fake's tool `name` (no arguments).
+fn legacy_call(
+    p: &mut Pair<impl FnMut(&HttpRequest) -> Reply>,
+    name: &str,
+    opts: RequestOptions,
+) -> OpId {
+    let op = p
+        .session
+        .request("tools/call", json!({"name": name}), opts, p.now);
+    p.pump();
+    op
 }
 
 fn legacy_calls(state: &Rc<RefCell<Legacy>>, m: &str) -> Vec<Value> {
@@ -858,13 +1010,7 @@ fn a_2025_tool_that_requires_a_task_is_called_as_one_and_its_result_fetched() {
     assert!(p.events.iter().any(|e| matches!(e, Event::TaskStatus { task, .. } if task.shape == TaskShape::Legacy && task.task_id == "t-1")));
 
     // Optional: a plain call unless the caller prefers tasks; forbidden: never.
-    let op = p.session.request(
-        "tools/call",
-        json!({"name": "maybe"}),
-        RequestOptions::default(),
-        p.now,
-    );
-    p.pump();
+    let op = legacy_call(&mut p, "maybe", RequestOptions::default());
     assert_eq!(p.ok(op)["content"][0]["text"], "sync");
     let prefer = RequestOptions {
         task: TaskPreference::Prefer,
@@ -898,13 +1044,7 @@ fn a_2025_task_that_needs_input_asks_on_tasks_result_and_the_answer_names_the_ta
         elicit: true,
         ..Default::default()
     });
-    let op = p.session.request(
-        "tools/call",
-        json!({"name": "research"}),
-        RequestOptions::default(),
-        p.now,
-    );
-    p.pump();
+    let op = legacy_call(&mut p, "research", RequestOptions::default());
     p.advance(1_300);
     let (input, params) = p
         .events
@@ -935,4 +1075,98 @@ fn a_2025_task_that_needs_input_asks_on_tasks_result_and_the_answer_names_the_ta
         "t-1"
     );
     assert_eq!(answer["result"]["action"], "accept");
+    // The task goes on: the open tasks/result ends, polling resumes and delivers the report.
+    state.borrow_mut().statuses = ["completed"].into_iter().collect();
+    let open = p.open.clone();
+    for ex in open {
+        p.end(ex);
+    }
+    p.advance(20_000);
+    assert_eq!(p.ok(op)["content"][0]["text"], "report");
 }
+
+#[test]
+fn a_2025_request_for_input_on_the_get_stream_belongs_to_the_task_it_names() {
+    // "Clients SHOULD expect messages to be delivered on any SSE stream, including the HTTP GET
+    // stream" (MCP 2025-11-25 `basic/utilities/tasks`).
+    let (mut p, state) = legacy_pair(Legacy {
+        statuses: ["working"].into_iter().collect(),
+        get_stream: true,
+        ..Default::default()
+    });
+    let op = legacy_call(&mut p, "research", RequestOptions::default());
+    p.advance(500);
+    let get = p
+        .requests
+        .iter()
+        .find(|r| method_of(&r.2) == "GET")
+        .map(|r| r.0)
+        .expect("GET stream open");
+    let request = json!({"jsonrpc": "2.0", "id": "g-1", "method": "elicitation/create", "params": {"message": "on GET", "requestedSchema": {"type": "object"}, "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t-1"}}}});
+    p.push(get, &format!("data: {request}\n\n"));
+    let (input, of) = p
+        .events
+        .iter()
+        .find_map(|e| match e {
+            Event::InputRequest { input, op, .. } => Some((*input, *op)),
+            _ => None,
+        })
+        .expect("input surfaced");
+    assert_eq!(of, Some(op), "tied to the task's call");
+    p.session
+        .answer_input(input, Ok(json!({"action": "decline"})), p.now)
+        .unwrap();
+    p.pump();
+    let answer = state.borrow().answer.clone().expect("answer posted");
+    assert_eq!(
+        answer["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+        "t-1"
+    );
+    // The task ends: nothing of it stays open.
+    p.session.cancel(op, p.now);
+    p.pump();
+    assert_eq!(p.session.pending_ops(), 0);
+}
+
+#[test]
+fn a_long_2025_task_survives_its_session_ending_more_than_once() {
+    // Each poll starts afresh: the one-shot recoveries (a new session after a 404, a sign-in)
+    // are per poll, not per task.
+    let (mut p, state) = legacy_pair(Legacy {
+        statuses: ["working", "working", "working", "working", "completed"]
+            .into_iter()
+            .collect(),
+        gets_404: vec![1, 3],
+        ..Default::default()
+    });
+    let op = legacy_call(&mut p, "research", RequestOptions::default());
+    p.advance(30_000);
+    assert_eq!(p.ok(op)["content"][0]["text"], "report");
+    assert_eq!(
+        legacy_calls(&state, "initialize").len(),
+        3,
+        "two new sessions"
+    );
+    assert_eq!(legacy_calls(&state, "tools/call").len(), 1);
+}
+
+#[test]
+fn a_2025_task_whose_tool_failed_with_invalid_params_is_task_failed_not_expired() {
+    let (mut p, _) = legacy_pair(Legacy {
+        statuses: ["working", "failed"].into_iter().collect(),
+        result_error: Some(-32602),
+        ..Default::default()
+    });
+    let op = legacy_call(&mut p, "research", RequestOptions::default());
+    p.advance(10_000);
+    match p.err(op) {
+        ProtocolError::TaskFailed { task_id, error } => {
+            assert_eq!(task_id, "t-1");
+            assert_eq!(error.code, -32602);
+        }
+        e => panic!("{e:?}"),
+    }
+}
+
+// Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
+mcp_edge_wasm_test_mode::configure!();

@@ -81,15 +81,6 @@ impl Session {
             "elicitation/create" | "sampling/createMessage" | "roots/list" => {
                 let input = InputId(self.next_input);
                 self.next_input += 1;
-                // A request on a request's stream belongs to that request (MCP 2025-11-25
-                // `basic/transports`: "related to the originating client request").
-                let op = match self.exchanges.get(&from).map(|x| &x.purpose) {
-                    Some(Purpose::Rpc { op, .. } | Purpose::Resume { op }) => Some(*op),
-                    _ => None,
-                };
-                if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
-                    o.user_inputs_open += 1;
-                }
                 // MCP 2025-11-25 `basic/utilities/tasks`: a request for a task names it; the
                 // answer names it too.
                 let task = r
@@ -100,6 +91,17 @@ impl Session {
                     .and_then(|t| t.get("taskId"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
+                // A request on a request's stream belongs to that request (MCP 2025-11-25
+                // `basic/transports`: "related to the originating client request"); one on the
+                // GET stream to the task it names ("clients SHOULD expect messages to be
+                // delivered on any SSE stream, including the HTTP GET stream").
+                let op = match self.exchanges.get(&from).map(|x| &x.purpose) {
+                    Some(Purpose::Rpc { op, .. } | Purpose::Resume { op }) => Some(*op),
+                    _ => task.as_deref().and_then(|id| self.task_op(id)),
+                };
+                if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
+                    o.user_inputs_open += 1;
+                }
                 self.inputs
                     .insert(input, InputSlot::ServerRequest { id: r.id, op, task });
                 let params = r.params.unwrap_or(Value::Object(Map::new()));

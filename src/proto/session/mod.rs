@@ -731,8 +731,8 @@ impl Session {
         self.rng ^= self.rng << 25;
         self.rng ^= self.rng >> 27;
         let r = self.rng.wrapping_mul(0x2545_f491_4f6c_dd1d);
-        // Up to +25 %.
-        ms + (r % (ms / 4 + 1))
+        // Up to +25 % (saturating: a server's interval may be any number).
+        ms.saturating_add(r % (ms / 4 + 1))
     }
 }
 

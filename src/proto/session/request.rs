@@ -249,7 +249,7 @@ impl Session {
         }
     }
 
-    fn fail_now(&mut self, e: ProtocolError, now: u64) -> OpId {
+    pub(super) fn fail_now(&mut self, e: ProtocolError, now: u64) -> OpId {
         let id = self.new_op(OpKind::Close, &RequestOptions::default(), false, now);
         self.finish(id, Err(e), now);
         id

@@ -25,9 +25,9 @@ const LOG_LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-/// Longest `tracestate` / `baggage` accepted (W3C Trace Context § 3.3.1.5 lets vendors cut at
-/// 512 characters; W3C Baggage § 3.3.1 sets 8192 bytes).
-const MAX_TRACESTATE: usize = 512;
+/// Longest `tracestate` / `baggage` accepted: a bound of this client (W3C Trace Context § 3.3.1.1
+/// caps `tracestate` at 32 members, not bytes; W3C Baggage § 3.3.1 sets 8192 bytes).
+const MAX_TRACESTATE: usize = 8192;
 const MAX_BAGGAGE: usize = 8192;
 
 /// What a host adds to one request's `_meta`.
@@ -101,33 +101,79 @@ fn check_header_value(name: &str, v: &str, max: usize) -> Result<(), ProtocolErr
 }
 
 /// W3C Trace Context § 3.3.1: list members `key=value` separated by commas (empty members
-/// allowed), at most 32 of them.
+/// allowed), at most 32, keys unique. A key is `lcalpha` then up to 255 of `[a-z0-9_-*/]`, or
+/// `tenant@system` of those; a value 1 to 256 printable characters other than `,` and `=`, not
+/// ending in a space.
 fn check_tracestate(v: &str) -> Result<(), ProtocolError> {
     check_header_value("tracestate", v, MAX_TRACESTATE)?;
     let members: Vec<&str> = v
         .split(',')
-        .map(str::trim)
+        .map(|m| m.trim_matches([' ', '\t']))
         .filter(|m| !m.is_empty())
         .collect();
     if members.len() > 32 {
         return Err(invalid("tracestate has more than 32 members".into()));
     }
+    let key_char = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit() || b"_-*/".contains(&c);
+    let key_ok = |k: &str| {
+        let part_ok = |p: &str, first_alpha: bool| {
+            let b = p.as_bytes();
+            !b.is_empty()
+                && b.len() <= 256
+                && (if first_alpha {
+                    b[0].is_ascii_lowercase()
+                } else {
+                    b[0].is_ascii_lowercase() || b[0].is_ascii_digit()
+                })
+                && b.iter().all(|c| key_char(*c))
+        };
+        match k.split_once('@') {
+            None => part_ok(k, true),
+            Some((tenant, system)) => part_ok(tenant, false) && part_ok(system, true),
+        }
+    };
+    let value_ok = |v: &str| {
+        let b = v.as_bytes();
+        !b.is_empty()
+            && b.len() <= 256
+            && b[b.len() - 1] != b' '
+            && b.iter()
+                .all(|c| (0x20..0x7f).contains(c) && *c != b',' && *c != b'=')
+    };
+    let mut keys: Vec<&str> = Vec::new();
     for m in members {
         match m.split_once('=') {
-            Some((k, val)) if !k.is_empty() && !val.is_empty() && !val.ends_with(' ') => {}
+            Some((k, val)) if key_ok(k) && value_ok(val) => {
+                if keys.contains(&k) {
+                    return Err(invalid(format!("tracestate names {k:?} twice")));
+                }
+                keys.push(k);
+            }
             _ => return Err(invalid(format!("tracestate member {m:?} is not key=value"))),
         }
     }
     Ok(())
 }
 
-/// W3C Baggage § 3.3.1: members `key=value[;properties]` separated by commas.
+/// W3C Baggage § 3.3.1: members `key=value[;properties]` separated by commas; a key is an RFC 9110
+/// token, a value `baggage-octet`s (printable ASCII but space, `"`, `,`, `;` and `\\`; others are
+/// percent-encoded).
 fn check_baggage(v: &str) -> Result<(), ProtocolError> {
     check_header_value("baggage", v, MAX_BAGGAGE)?;
-    for m in v.split(',').map(str::trim) {
+    let token = |k: &str| {
+        !k.is_empty()
+            && k.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&c))
+    };
+    let octets = |v: &str| {
+        v.bytes()
+            .all(|c| (0x21..0x7f).contains(&c) && !b"\",;\\".contains(&c))
+    };
+    for m in v.split(',').map(|m| m.trim_matches([' ', '\t'])) {
         let kv = m.split(';').next().unwrap_or_default();
         match kv.split_once('=') {
-            Some((k, _)) if !k.trim().is_empty() => {}
+            Some((k, val))
+                if token(k.trim_matches([' ', '\t'])) && octets(val.trim_matches([' ', '\t'])) => {}
             _ => return Err(invalid(format!("baggage member {m:?} is not key=value"))),
         }
     }
@@ -265,5 +311,35 @@ mod tests {
             baggage: Some("k=\u{e9}".into()),
             ..Default::default()
         });
+        let tp = || Some("00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01".to_string());
+        for bad in ["a=b=c", "Upper=1", "k=v,k=w", "k=tab\tinside"] {
+            refuse(RequestMeta {
+                traceparent: tp(),
+                tracestate: Some(bad.into()),
+                ..Default::default()
+            });
+        }
+        refuse(RequestMeta {
+            baggage: Some("a key=v".into()),
+            ..Default::default()
+        });
+        // Long but valid: 32 members of 200 bytes each is more than 512 and still W3C.
+        let long: Vec<String> = (0..32)
+            .map(|i| format!("k{i}={}", "v".repeat(200)))
+            .collect();
+        let ok = RequestMeta {
+            traceparent: tp(),
+            tracestate: Some(long.join(",")),
+            baggage: Some("tenant=a%20b;prop".into()),
+            ..Default::default()
+        };
+        assert!(ok.validate().is_ok());
+        assert!(RequestMeta {
+            traceparent: tp(),
+            tracestate: Some("t@sys-1=v,x*y/z=w".into()),
+            ..Default::default()
+        }
+        .validate()
+        .is_ok());
     }
 }

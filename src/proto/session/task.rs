@@ -34,6 +34,9 @@ pub const MIN_POLL_MS: u64 = 100;
 /// Without a server suggestion: the first wait, doubled per poll up to [`DEFAULT_POLL_MAX_MS`].
 const DEFAULT_POLL_START_MS: u64 = 500;
 const DEFAULT_POLL_MAX_MS: u64 = 5_000;
+/// The longest wait between two polls, whatever the server suggests (a hostile or mistaken
+/// interval could otherwise park a task for ever).
+pub const MAX_POLL_MS: u64 = 60 * 60 * 1000;
 /// Polls in a row that may fail (network, broken stream, 5xx, no answer in time) before the task
 /// is given up; the wait doubles after each.
 pub const MAX_POLL_FAILURES: u32 = 6;
@@ -236,8 +239,9 @@ pub(super) struct TaskState {
     /// Session time the task was first seen (the TTL backstop counts from here: later than the
     /// server's `createdAt`, so never early).
     pub(super) seen_at: u64,
-    /// Extension: input keys answered or being answered (never surfaced twice; ext-tasks "Task
-    /// Update Requests": keys are unique over the task's lifetime).
+    /// Extension: input keys the host answered (never surfaced again; ext-tasks "Task Update
+    /// Requests": keys are unique over the task's lifetime). A key withdrawn unanswered may be
+    /// surfaced again if the server lists it again.
     /// (A vector: at most [`MAX_TASK_INPUTS`] keys; a hashed set would add its table code.)
     answered: Vec<String>,
     /// Extension: surfaced keys still waiting for the host.
@@ -358,6 +362,14 @@ impl Session {
     /// another): polls it to its end without sending the `tools/call` again. `info` is what was
     /// known of it ([`TaskInfo::to_json`] of a snapshot or of a `TaskStatus` event).
     pub fn resume_task(&mut self, info: TaskInfo, now: u64) -> OpId {
+        if self.task_op(&info.task_id).is_some() {
+            // One poller per task: a second would surface its input twice.
+            let e = ProtocolError::InvalidConfig(format!(
+                "task {} is already being polled by this client",
+                info.task_id
+            ));
+            return self.fail_now(e, now);
+        }
         let st = RequestState {
             method: "tools/call".into(),
             params: Map::new(),
@@ -480,6 +492,19 @@ impl Session {
             st.task = Some(Box::new(TaskState::new(info, now)));
         }
         self.task_timing(op, now);
+        let status = self.task_mut(op).map(|t| (t.info.status, t.info.shape));
+        // The seed is "typically (though not necessarily) working" (ext-tasks "Task Creation"),
+        // and a CreateTaskResult carries no result, error or inputRequests: any other status is
+        // read with `tasks/get` at once.
+        let payload = ["result", "error", "inputRequests"]
+            .iter()
+            .any(|k| detail.get(k).is_some());
+        if let Some((st, TaskShape::Extension)) = status {
+            if !payload && !matches!(st, TaskStatus::Working | TaskStatus::Cancelled) {
+                self.report_task(op);
+                return self.send_task_rpc(op, "tasks/get", TaskStep::Get, now);
+            }
+        }
         self.apply_task(op, detail, now);
     }
 
@@ -511,7 +536,14 @@ impl Session {
             t.step = TaskStep::Idle;
         }
         if let Some(o) = self.ops.get_mut(&op) {
+            // A task may run for hours: the one-shot recoveries and the sign-in budget count per
+            // poll, not per task (a token refreshed every hour must not end a long task).
             o.throttle_retries = 0;
+            o.auth_flows = 0;
+            o.auth_replays = 0;
+            o.header_retry_used = false;
+            o.version_retry_used = false;
+            o.session_retry_used = false;
         }
         match (step, shape) {
             (TaskStep::Update, _) => {
@@ -644,7 +676,7 @@ impl Session {
             }
         };
         let mut fresh = Vec::new();
-        {
+        let superseded: Vec<(String, InputId)> = {
             let Some(t) = self.task_mut(op) else {
                 return Ok(());
             };
@@ -654,11 +686,25 @@ impl Session {
                 }
                 fresh.push((key.clone(), req.clone()));
             }
-            if t.answered.len() + fresh.len() > MAX_TASK_INPUTS {
+            if t.answered.len() + t.pending.len() + fresh.len() > MAX_TASK_INPUTS {
                 return Err(ProtocolError::InvalidResult(format!(
                     "the task asked for more than {MAX_TASK_INPUTS} inputs"
                 )));
             }
+            // `inputRequests` "MUST contain all outstanding requests": a key it no longer lists
+            // is not waited for any more.
+            t.pending
+                .iter()
+                .filter(|(k, _)| !requests.contains_key(k.as_str()))
+                .map(|(k, i)| (k.clone(), *i))
+                .collect()
+        };
+        for (key, input) in superseded {
+            if let Some(t) = self.task_mut(op) {
+                t.pending.remove(&key);
+            }
+            self.inputs.remove(&input);
+            self.events.push_back(Event::InputCancelled { input });
         }
         if self.inputs.len() + fresh.len() > super::MAX_OPEN_INPUTS {
             return Err(ProtocolError::InvalidResult(format!(
@@ -684,7 +730,6 @@ impl Session {
             let input = InputId(self.next_input);
             self.next_input += 1;
             if let Some(t) = self.task_mut(op) {
-                t.answered.push(key.clone());
                 t.pending.insert(key.clone(), input);
             }
             self.inputs.insert(input, InputSlot::TaskInput { op, key });
@@ -703,6 +748,8 @@ impl Session {
     pub(super) fn task_input_answered(&mut self, op: OpId, key: String, value: Value, now: u64) {
         let Some(t) = self.task_mut(op) else { return };
         t.pending.remove(&key);
+        // Answered: never surfaced again (ext-tasks: keys are unique over the task's lifetime).
+        t.answered.push(key.clone());
         t.answers.insert(key, value);
         if t.answers_ready() && t.step == TaskStep::Idle {
             self.send_update(op, now);
@@ -750,6 +797,27 @@ impl Session {
 
     /// Sends what the task of `op` needs next (the op's timer fired, or it was resumed).
     pub(super) fn drive_task(&mut self, op: OpId, now: u64) {
+        let era = self.era;
+        let enabled = self.tasks_enabled();
+        let Some(t) = self.task_mut(op) else { return };
+        // A resumed task must be of this session's kind.
+        let fits = match t.info.shape {
+            TaskShape::Extension => era == Some(Era::Modern) && enabled,
+            TaskShape::Legacy => era == Some(Era::Legacy),
+        };
+        if !fits {
+            let e = ProtocolError::InvalidConfig(format!(
+                "a {} task cannot be polled in this session ({}{})",
+                t.info.shape.as_str(),
+                era.map_or("era unknown", Era::as_str),
+                if enabled {
+                    ""
+                } else {
+                    ", tasks extension not declared"
+                }
+            ));
+            return self.finish(op, Err(e), now);
+        }
         let Some(t) = self.task_mut(op) else { return };
         if t.answers_ready() {
             return self.send_update(op, now);
@@ -773,7 +841,7 @@ impl Session {
     fn schedule_poll(&mut self, op: OpId, now: u64, soon: bool) {
         let Some(t) = self.task_mut(op) else { return };
         let base = match t.info.poll_interval_ms {
-            Some(p) => p.max(MIN_POLL_MS),
+            Some(p) => p.clamp(MIN_POLL_MS, MAX_POLL_MS),
             None if soon => DEFAULT_POLL_START_MS,
             None => DEFAULT_POLL_START_MS
                 .saturating_mul(1 << t.polls.saturating_sub(1).min(8))
@@ -805,6 +873,16 @@ impl Session {
         };
         let (task_id, step) = (t.info.task_id.clone(), t.step);
         match failure {
+            // 2025-11-25 `tasks/result` answers with the underlying request's error ("MUST
+            // return that same JSON-RPC error"), -32602 included.
+            Failure::Rpc { error, .. } if step == TaskStep::Result => {
+                let e = ProtocolError::TaskFailed {
+                    task_id,
+                    error: Box::new(error.clone()),
+                };
+                self.finish(op, Err(e), now);
+                true
+            }
             Failure::Rpc { error, .. } if error.code == codes::INVALID_PARAMS => {
                 let e = ProtocolError::TaskExpired {
                     task_id,
@@ -813,14 +891,9 @@ impl Session {
                 self.finish(op, Err(e), now);
                 true
             }
-            // 2025-11-25 `tasks/result` answered with the underlying request's error.
-            Failure::Rpc { error, .. } if step == TaskStep::Result => {
-                let e = ProtocolError::TaskFailed {
-                    task_id,
-                    error: Box::new(error.clone()),
-                };
-                self.finish(op, Err(e), now);
-                true
+            // An internal error of the server (ext-tasks "Protocol Errors") may pass: polled again.
+            Failure::Rpc { error, .. } if error.code == codes::INTERNAL_ERROR => {
+                self.poll_or_give_up(op, task_id, now)
             }
             Failure::Rpc { .. } => false,
             // The session is over, or the configuration or the credentials are wrong: polling
@@ -874,16 +947,16 @@ impl Session {
             .info
             .poll_interval_ms
             .unwrap_or(DEFAULT_POLL_START_MS)
-            .max(MIN_POLL_MS);
-        let delay = self.jitter(base.saturating_mul(1 << failures.min(6)));
+            .clamp(MIN_POLL_MS, MAX_POLL_MS);
+        let delay = self.jitter(base.saturating_mul(1 << failures.min(6)).min(MAX_POLL_MS));
         self.events.push_back(Event::Diagnostic {
             message: format!(
                 "a task poll failed ({failures} in a row); polling again in {delay} ms"
             ),
         });
+        // The failed request is forgotten (its id too: a late answer is ignored).
+        self.stop_traffic(op);
         if let Some(o) = self.ops.get_mut(&op) {
-            o.rpc = None;
-            o.exchange = None;
             // Polled afresh, not resumed: a 2025-era `tasks/result` stream is not picked up again.
             o.resume_from = None;
             o.activity = now;
@@ -926,6 +999,16 @@ impl Session {
             Some(OpKind::Request(RequestState { task: Some(t), .. })) => Some(t),
             _ => None,
         }
+    }
+
+    /// The op driving the task `task_id`, if any.
+    pub(super) fn task_op(&self, task_id: &str) -> Option<OpId> {
+        self.ops.iter().find_map(|(op, o)| match &o.kind {
+            OpKind::Request(RequestState { task: Some(t), .. }) if t.info.task_id == task_id => {
+                Some(*op)
+            }
+            _ => None,
+        })
     }
 
     /// A task status notification (2025-11-25 `notifications/tasks/status`, the extension's
