@@ -1029,6 +1029,13 @@ async fn everything_task_tool_resolves_like_a_plain_call_and_reports_its_status(
         "{log:?}"
     );
     assert!(c.tasks().is_array() && Array::from(&c.tasks()).length() == 0);
+    // 2025-11-25 `tasks/list` knows it.
+    let kept = wait(c.list_tasks()).await.unwrap();
+    assert!(
+        Array::from(&kept).iter().any(|t| s(&t, "taskId") == id),
+        "{:?}",
+        js_sys::JSON::stringify(&kept)
+    );
     wait(c.close()).await.unwrap();
 }
 

@@ -7,8 +7,8 @@ mod support;
 
 use mcp_edge::proto::http::HttpRequest;
 use mcp_edge::proto::session::{
-    Event, OpId, ProtocolChoice, ProtocolError, RequestMeta, RequestOptions, SessionConfig,
-    TaskInfo, TaskPreference, TaskShape, TaskStatus, TASKS_EXTENSION,
+    Event, ListKind, OpId, ProtocolChoice, ProtocolError, RequestMeta, RequestOptions,
+    SessionConfig, TaskInfo, TaskPreference, TaskShape, TaskStatus, TASKS_EXTENSION,
 };
 use serde_json::{json, Value};
 use std::cell::RefCell;
@@ -928,6 +928,14 @@ fn legacy_tasks(state: Rc<RefCell<Legacy>>) -> impl FnMut(&HttpRequest) -> Reply
                 };
                 Reply::result(&id, legacy_task(s))
             }
+            "tasks/list" => {
+                // Two pages.
+                if params_of(req).get("cursor").is_none() {
+                    Reply::result(&id, json!({"tasks": [legacy_task("working")], "nextCursor": "p2"}))
+                } else {
+                    Reply::result(&id, json!({"tasks": [with(legacy_task("completed"), "taskId", json!("t-2"))]}))
+                }
+            }
             "tasks/result" if st.result_error.is_some() => {
                 let code = st.result_error.unwrap_or_default();
                 Reply::error(200, &id, code, "bad arguments for the tool", None)
@@ -1148,6 +1156,23 @@ fn a_long_2025_task_survives_its_session_ending_more_than_once() {
         "two new sessions"
     );
     assert_eq!(legacy_calls(&state, "tools/call").len(), 1);
+}
+
+#[test]
+fn tasks_list_pages_in_the_2025_era_and_does_not_exist_in_2026() {
+    let (mut p, _) = legacy_pair(Legacy::default());
+    let op = p
+        .session
+        .list_all(ListKind::Tasks, RequestOptions::default(), p.now);
+    p.pump();
+    assert_eq!(members(p.ok(op), "tasks", "taskId"), ["t-1", "t-2"]);
+    let (mut p, state) = connected(Script::default(), cfg());
+    let op = p
+        .session
+        .list_all(ListKind::Tasks, RequestOptions::default(), p.now);
+    p.pump();
+    assert!(matches!(p.err(op), ProtocolError::InvalidConfig(_)));
+    assert_eq!(count(&state, "tasks/list"), 0, "nothing sent");
 }
 
 #[test]

@@ -240,6 +240,12 @@ impl McpClient {
         self.typed_request("resources/read", json!({"uri": uri}))
     }
 
+    /// Every task the server keeps for this client (2025-11-25 `tasks/list`, all pages; the server
+    /// must declare `tasks.list`). A 2026-07-28 session has no such list: `InvalidConfig`.
+    pub async fn list_tasks(&self) -> Result<Vec<Value>, ProtocolError> {
+        self.list(ListKind::Tasks).await
+    }
+
     /// Every prompt (all pages).
     pub async fn list_prompts(&self) -> Result<Vec<Prompt>, ProtocolError> {
         self.list(ListKind::Prompts).await

@@ -379,6 +379,11 @@ impl GuestClient for McpClient {
         }
     }
 
+    fn extensions_json(&self) -> String {
+        let (client, server) = self.client.extensions();
+        serde_json::json!({"client": client, "server": server}).to_string()
+    }
+
     fn list_tools(&self) -> Result<Vec<Tool>, Error> {
         self.list(ListKind::Tools)?
             .iter()

@@ -605,6 +605,12 @@ impl McpClient {
         self.list(ListKind::ResourceTemplates)
     }
 
+    /// 2025-11-25: every task the server keeps for this client (`tasks/list`, all pages).
+    #[wasm_bindgen(js_name = listTasks)]
+    pub fn list_tasks(&self) -> js_sys::Promise {
+        self.list(ListKind::Tasks)
+    }
+
     /// Lists every prompt.
     #[wasm_bindgen(js_name = listPrompts)]
     pub fn list_prompts(&self) -> js_sys::Promise {

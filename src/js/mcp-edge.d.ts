@@ -344,6 +344,8 @@ export class McpClient {
   listTools(options?: { timeoutMs?: number }): Promise<Tool[]>;
   getTool(name: string): Tool | undefined;
   callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult>;
+  /** 2025-11-25: every task the server keeps for this client (`tasks/list`, all pages); a 2026-07-28 session has none (`CONFIG`). */
+  listTasks(): Promise<JsonObject[]>;
   /** The calls that became tasks and are being polled now. */
   tasks(): TaskInfo[];
   /** Polls a task (from `tasks()`, a snapshot's `tasks`, a progress report) to its end without calling the tool again. */

@@ -336,6 +336,9 @@ describe("tasks (2025-11-25 on server-everything, the 2026 extension on the fixt
   test("a 2026 task resolves; one given up on is resumed by id without running again", async () => {
     const c = Client.connect(TASKS2026_URL, { maxTaskWaitMs: 300n });
     try {
+      const ext = JSON.parse(c.extensionsJson());
+      assert.deepEqual(ext.client["io.modelcontextprotocol/tasks"], {});
+      assert.deepEqual(ext.server["io.modelcontextprotocol/tasks"], {});
       const r = c.callTool("slow_compute", JSON.stringify({ ms: 200, steps: 2, pollMs: 50 }));
       assert.equal(text(r), "computed 2 steps");
       assert.equal(JSON.parse(r.progress.find((p) => p.taskJson).taskJson).shape, "extension");

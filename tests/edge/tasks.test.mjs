@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { writeConfig, startWorkerd, freePort } from "./lib/workerd.mjs";
-import { AUTH, edgeDir, getJson, postJson, runDir, startBannerProcess } from "./lib/harness.mjs";
+import { AUTH, edgeDir, env, getJson, postJson, runDir, startBannerProcess } from "./lib/harness.mjs";
 
 let scratch;
 let fixture;
@@ -29,7 +29,13 @@ before(async () => {
         name: "agent",
         port,
         sessions: true,
-        mcpConfig: { mcpServers: { jobs: { url: `${fixtureOrigin}/mcp` } } },
+        mcpConfig: {
+          mcpServers: {
+            jobs: { url: `${fixtureOrigin}/mcp` },
+            // 2025-11-25 tasks: simulate-research-query runs as a task (about 5 s).
+            everything: { url: env("EVERYTHING_URL") },
+          },
+        },
       },
     ],
   });
@@ -88,6 +94,33 @@ test("isolate 2: GET /tasks/<id> polls the task from storage to its result, neve
   const log = await (await fetch(`${fixtureOrigin}/admin/log`)).json();
   assert.equal(log.filter((e) => e.method === "tools/call").length, 1);
   assert.ok(log.some((e) => e.method === "tasks/get" && e.headers["mcp-name"] === started.task.taskId));
+});
+
+test("2025-11-25 tasks (server-everything): a call that fits in waitMs returns its result; a longer one is kept and read from a new isolate", async () => {
+  const open = await postJson(`${base()}/sessions/everything/open`, {});
+  assert.equal(open.status, 200, JSON.stringify(open.body));
+  assert.equal(open.body.era, "legacy");
+  const quick = await postJson(`${base()}/sessions/everything/call?waitMs=20000`, {
+    name: "simulate-research-query",
+    arguments: { topic: "edge" },
+  });
+  assert.equal(quick.status, 200, JSON.stringify(quick.body));
+  assert.match(quick.body.result.content[0].text, /Research Report: edge/);
+  const slow = await postJson(`${base()}/sessions/everything/call?waitMs=500`, {
+    name: "simulate-research-query",
+    arguments: { topic: "kept" },
+  });
+  assert.equal(slow.status, 202, JSON.stringify(slow.body));
+  assert.equal(slow.body.task.shape, "2025-11-25");
+  await workerd.stop();
+  workerd = await startWorkerd(configFile, [port]);
+  let last;
+  for (let i = 0; i < 60; i++) {
+    last = await getJson(`${base()}${slow.body.poll}?waitMs=500`);
+    if (last.status !== 202) break;
+  }
+  assert.equal(last.status, 200, JSON.stringify(last.body));
+  assert.match(last.body.result.content[0].text, /Research Report: kept/);
 });
 
 test("a task handle the Worker does not keep, or of a server it refuses, is an error", async () => {

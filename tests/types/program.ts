@@ -38,7 +38,7 @@ const CLIENT_MEMBERS: Record<keyof M.McpClient, true> = {
   capabilities: true, sessionId: true, listTools: true, getTool: true, callTool: true, listResources: true,
   listResourceTemplates: true, readResource: true, listPrompts: true, getPrompt: true, complete: true,
   request: true, subscribe: true, notifications: true, droppedNotifications: true, close: true,
-  auth: true, signOut: true, extensions: true, tasks: true, resumeTask: true,
+  auth: true, signOut: true, extensions: true, tasks: true, resumeTask: true, listTasks: true,
 };
 /** Every instance member of McpPool. */
 const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
@@ -318,6 +318,9 @@ async function everythingClient(): Promise<void> {
   observe("M.CallToolResult", `${where} callTool simulate-research-query`, research);
   check(reports.length > 0 && reports.every((t) => t.shape === "2025-11-25"), `${where}: task status reports`);
   observe("M.TaskInfo[]", `${where} tasks`, client.tasks());
+  const kept: M.JsonObject[] = await client.listTasks();
+  observe("M.JsonObject[]", `${where} listTasks`, kept);
+  check(kept.some((t) => t.taskId === reports[0]?.taskId), `${where}: tasks/list names the task`);
   observe("{ client: Record<string, M.JsonObject>; server: Record<string, M.JsonObject> }", `${where} extensions`, client.extensions);
   check("com.example/typed-program" in client.extensions.client, `${where}: declared extensions`);
   const last = reports.at(-1);

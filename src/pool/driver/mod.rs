@@ -175,14 +175,8 @@ impl ServerLists {
 
 /// The items of a list result (`{"prompts": [...]}`).
 fn items(result: &Value, kind: ListKind) -> Vec<Value> {
-    let key = match kind {
-        ListKind::Tools => "tools",
-        ListKind::Prompts => "prompts",
-        ListKind::Resources => "resources",
-        ListKind::ResourceTemplates => "resourceTemplates",
-    };
     result
-        .get(key)
+        .get(kind.field())
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default()
@@ -668,6 +662,7 @@ fn offers(capabilities: &Value, kind: ListKind) -> bool {
         ListKind::Tools => "tools",
         ListKind::Prompts => "prompts",
         ListKind::Resources | ListKind::ResourceTemplates => "resources",
+        ListKind::Tasks => "tasks",
     };
     capabilities.get(cap).is_some_and(Value::is_object)
 }

@@ -37,6 +37,7 @@ fn executes(method: &str) -> bool {
 fn item_key(kind: ListKind) -> &'static str {
     match kind {
         ListKind::Tools | ListKind::Prompts => "name",
+        ListKind::Tasks => "taskId",
         ListKind::Resources => "uri",
         ListKind::ResourceTemplates => "uriTemplate",
     }
@@ -287,6 +288,14 @@ impl Session {
                 let mut params = Map::new();
                 params.insert("notifications".into(), filter.clone());
                 self.send_rpc(op, "subscriptions/listen", params, now);
+            }
+            OpKind::List(st) if st.kind == ListKind::Tasks && self.era == Some(Era::Modern) => {
+                let e = ProtocolError::InvalidConfig(
+                    "tasks/list does not exist in 2026-07-28: the Tasks extension has no list \
+                     (a task is known by the id its call returned)"
+                        .into(),
+                );
+                self.finish(op, Err(e), now)
             }
             OpKind::List(st) => {
                 let method = st.kind.method();

@@ -294,6 +294,9 @@ pub enum ListKind {
     ResourceTemplates,
     /// `prompts/list` -> `prompts`.
     Prompts,
+    /// `tasks/list` -> `tasks` (MCP 2025-11-25 `basic/utilities/tasks`; the 2026-07-28 Tasks
+    /// extension has no list).
+    Tasks,
 }
 
 impl ListKind {
@@ -304,6 +307,7 @@ impl ListKind {
             ListKind::Resources => "resources/list",
             ListKind::ResourceTemplates => "resources/templates/list",
             ListKind::Prompts => "prompts/list",
+            ListKind::Tasks => "tasks/list",
         }
     }
     /// The result member holding the items.
@@ -313,6 +317,7 @@ impl ListKind {
             ListKind::Resources => "resources",
             ListKind::ResourceTemplates => "resourceTemplates",
             ListKind::Prompts => "prompts",
+            ListKind::Tasks => "tasks",
         }
     }
 }
