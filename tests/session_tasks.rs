@@ -155,6 +155,18 @@ fn scripted(
     )
 }
 
+/// A connected session whose server makes every call a working task and answers the polls with
+/// `polls` (the last one repeats).
+fn polling(polls: Vec<Reply>) -> (Pair<impl FnMut(&HttpRequest) -> Reply>, Rc<RefCell<Script>>) {
+    connected(
+        Script {
+            gets: gets(polls),
+            ..Default::default()
+        },
+        cfg(),
+    )
+}
+
 fn connected(
     script: Script,
     c: SessionConfig,
@@ -182,14 +194,21 @@ fn count(state: &Rc<RefCell<Script>>, method: &str) -> usize {
     state.borrow().seen.iter().filter(|s| s.0 == method).count()
 }
 
+/// The status reports, in order; their numbers must count from 1.
 fn statuses(p: &Pair<impl FnMut(&HttpRequest) -> Reply>) -> Vec<(TaskStatus, Option<String>)> {
-    p.events
+    let reports: Vec<_> = p
+        .events
         .iter()
         .filter_map(|e| match e {
-            Event::TaskStatus { task, .. } => Some((task.status, task.status_message.clone())),
+            Event::TaskStatus { task, report, .. } => {
+                Some((*report, task.status, task.status_message.clone()))
+            }
             _ => None,
         })
-        .collect()
+        .collect();
+    let numbers: Vec<u32> = reports.iter().map(|r| r.0).collect();
+    assert_eq!(numbers, (1..=reports.len() as u32).collect::<Vec<_>>());
+    reports.into_iter().map(|(_, s, m)| (s, m)).collect()
 }
 
 #[test]
@@ -383,13 +402,7 @@ fn failed_and_cancelled_tasks_end_with_typed_errors() {
         "statusMessage",
         json!("gave up"),
     );
-    let (mut p, _) = connected(
-        Script {
-            gets: gets(vec![get_reply(&json!(0), failed)]),
-            ..Default::default()
-        },
-        cfg(),
-    );
+    let (mut p, _) = polling(vec![get_reply(&json!(0), failed)]);
     let op = call(&mut p);
     p.advance(2_000);
     match p.err(op) {
@@ -409,13 +422,7 @@ fn failed_and_cancelled_tasks_end_with_typed_errors() {
         "statusMessage",
         json!("by admin"),
     );
-    let (mut p, _) = connected(
-        Script {
-            gets: gets(vec![get_reply(&json!(0), cancelled)]),
-            ..Default::default()
-        },
-        cfg(),
-    );
+    let (mut p, _) = polling(vec![get_reply(&json!(0), cancelled)]);
     let op = call(&mut p);
     p.advance(2_000);
     assert_eq!(
@@ -437,13 +444,7 @@ fn cancelling_a_task_sends_tasks_cancel_and_withdraws_pending_input() {
             json!({"k": {"method": "elicitation/create", "params": {"message": "sure?"}}}),
         ),
     );
-    let (mut p, state) = connected(
-        Script {
-            gets: gets(vec![asks]),
-            ..Default::default()
-        },
-        cfg(),
-    );
+    let (mut p, state) = polling(vec![asks]);
     let op = call(&mut p);
     p.advance(1_300);
     let input = p
@@ -479,30 +480,24 @@ fn cancelling_a_task_sends_tasks_cancel_and_withdraws_pending_input() {
 
 #[test]
 fn failing_polls_are_retried_and_the_call_is_never_sent_again() {
-    let (mut p, state) = connected(
-        Script {
-            gets: gets(vec![
-                Reply::status(503, "").header("Retry-After", "1"),
-                Reply::network_error(),
-                // Cut off inside the body.
-                {
-                    let mut r = Reply::json(json!({"jsonrpc": "2.0"}));
-                    r.chunks = vec![b"{\"jsonrpc\":\"2.0\",\"id\":0,\"res".to_vec()];
-                    r.broken()
-                },
-                Reply::status(502, "bad gateway"),
-                // A garbled answer (an empty JSON body): retried like any broken poll.
-                {
-                    let mut r = Reply::json(json!({}));
-                    r.chunks = vec![b"not json".to_vec()];
-                    r
-                },
-                get_reply(&json!(0), done("survived")),
-            ]),
-            ..Default::default()
+    let (mut p, state) = polling(vec![
+        Reply::status(503, "").header("Retry-After", "1"),
+        Reply::network_error(),
+        // Cut off inside the body.
+        {
+            let mut r = Reply::json(json!({"jsonrpc": "2.0"}));
+            r.chunks = vec![b"{\"jsonrpc\":\"2.0\",\"id\":0,\"res".to_vec()];
+            r.broken()
         },
-        cfg(),
-    );
+        Reply::status(502, "bad gateway"),
+        // A garbled answer (an empty JSON body): retried like any broken poll.
+        {
+            let mut r = Reply::json(json!({}));
+            r.chunks = vec![b"not json".to_vec()];
+            r
+        },
+        get_reply(&json!(0), done("survived")),
+    ]);
     let op = call(&mut p);
     p.advance(60_000);
     assert_eq!(p.ok(op)["content"][0]["text"], "survived");
@@ -524,13 +519,7 @@ fn failing_polls_are_retried_and_the_call_is_never_sent_again() {
 
 #[test]
 fn polls_that_keep_failing_stop_at_the_bound_with_the_task_named() {
-    let (mut p, state) = connected(
-        Script {
-            gets: gets(vec![Reply::network_error()]),
-            ..Default::default()
-        },
-        cfg(),
-    );
+    let (mut p, state) = polling(vec![Reply::network_error()]);
     let op = call(&mut p);
     p.advance(600_000);
     match p.err(op) {
@@ -613,16 +602,10 @@ fn an_input_the_server_stops_listing_is_withdrawn_and_does_not_block_the_rest() 
             ),
         )
     };
-    let (mut p, state) = connected(
-        Script {
-            gets: gets(vec![
-                asks(json!({"old": elicit("old")})),
-                asks(json!({"new": elicit("new")})),
-            ]),
-            ..Default::default()
-        },
-        cfg(),
-    );
+    let (mut p, state) = polling(vec![
+        asks(json!({"old": elicit("old")})),
+        asks(json!({"new": elicit("new")})),
+    ]);
     let op = call(&mut p);
     p.advance(3_000);
     let inputs: Vec<_> = p
@@ -688,19 +671,13 @@ fn a_task_is_resumed_once_and_only_in_a_session_of_its_kind() {
 
 #[test]
 fn a_task_the_server_forgot_or_whose_ttl_ran_out_is_expired() {
-    let (mut p, _) = connected(
-        Script {
-            gets: gets(vec![Reply::error(
-                200,
-                &json!(0),
-                -32602,
-                "Failed to retrieve task: Task not found",
-                None,
-            )]),
-            ..Default::default()
-        },
-        cfg(),
-    );
+    let (mut p, _) = polling(vec![Reply::error(
+        200,
+        &json!(0),
+        -32602,
+        "Failed to retrieve task: Task not found",
+        None,
+    )]);
     let op = call(&mut p);
     p.advance(2_000);
     assert!(matches!(p.err(op), ProtocolError::TaskExpired { task_id, .. } if task_id == TASK));

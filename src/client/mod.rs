@@ -137,8 +137,6 @@ struct State<H: Host> {
     waiters: VecMap<OpId, oneshot::Sender<Result<Value, ProtocolError>>>,
     receivers: VecMap<OpId, oneshot::Receiver<Result<Value, ProtocolError>>>,
     progress: VecMap<OpId, ProgressFn>,
-    /// Task status reports delivered per op (the `progress` number of a task's reports).
-    task_reports: VecMap<OpId, u32>,
     /// The armed timer and the session time it stands for.
     timer: Option<(u64, H::Timer)>,
     /// The exchange whose bytes the session is handling now, and whether the session ended it
@@ -294,7 +292,6 @@ fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
                 let mut st = inner.state.borrow_mut();
                 (st.waiters.remove(&op), st.progress.remove(&op))
             };
-            inner.state.borrow_mut().task_reports.remove(&op);
             if let Some(w) = waiter {
                 w.send(result);
             }
@@ -311,15 +308,7 @@ fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
                 message,
                 task: None,
             };
-            // Take the callback out while calling it: it may call back into the client.
-            let cb = inner.state.borrow_mut().progress.remove(&op);
-            if let Some(cb) = cb {
-                cb(&p);
-                let mut st = inner.state.borrow_mut();
-                if st.waiters.contains_key(&op) {
-                    st.progress.insert(op, cb);
-                }
-            }
+            report_progress(inner, op, &p);
             queue_notification(
                 inner,
                 Event::Progress {
@@ -330,30 +319,15 @@ fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
                 },
             );
         }
-        Event::TaskStatus { op, task } => {
-            // A task's status reaches the call's progress callback, counted per report.
-            let cb = inner.state.borrow_mut().progress.remove(&op);
-            if let Some(cb) = cb {
-                let n = {
-                    let mut st = inner.state.borrow_mut();
-                    let n = st.task_reports.get(&op).copied().unwrap_or(0) + 1;
-                    st.task_reports.insert(op, n);
-                    n
-                };
-                let p = Progress {
-                    progress: n as f64,
-                    total: None,
-                    message: task.status_message.clone(),
-                    task: Some(task),
-                };
-                cb(&p);
-                let mut st = inner.state.borrow_mut();
-                if st.waiters.contains_key(&op) {
-                    st.progress.insert(op, cb);
-                } else {
-                    st.task_reports.remove(&op);
-                }
-            }
+        // A task's status reaches the call's progress callback, numbered per report.
+        Event::TaskStatus { op, task, report } => {
+            let p = Progress {
+                progress: f64::from(report),
+                total: None,
+                message: task.status_message.clone(),
+                task: Some(task),
+            };
+            report_progress(inner, op, &p);
         }
         Event::InputRequest {
             input,
@@ -363,6 +337,19 @@ fn dispatch<H: Host>(inner: &Rc<Inner<H>>, event: Event) {
         } => answer_input(inner, input, InputRequest { method, params, op }),
         Event::Auth(e) => auth_event(inner, e),
         other => queue_notification(inner, other),
+    }
+}
+
+/// Calls `op`'s progress callback, if it has one. The callback is taken out while it runs (it may
+/// call back into the client) and put back while the op waits.
+fn report_progress<H: Host>(inner: &Rc<Inner<H>>, op: OpId, p: &Progress) {
+    let cb = inner.state.borrow_mut().progress.remove(&op);
+    if let Some(cb) = cb {
+        cb(p);
+        let mut st = inner.state.borrow_mut();
+        if st.waiters.contains_key(&op) {
+            st.progress.insert(op, cb);
+        }
     }
 }
 
@@ -804,7 +791,6 @@ impl<H: Host> Client<H> {
                 waiters: VecMap::new(),
                 receivers: VecMap::new(),
                 progress: VecMap::new(),
-                task_reports: VecMap::new(),
                 timer: None,
                 feeding: None,
                 #[cfg(feature = "validate")]

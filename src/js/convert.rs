@@ -165,7 +165,7 @@ fn error_details(e: &ProtocolError) -> Value {
         ProtocolError::Auth(a) => auth_details(a),
         ProtocolError::TaskFailed { task_id, error } => task_details(
             task_id,
-            [
+            vec![
                 ("rpcCode", Value::from(error.code)),
                 ("rpcMessage", Value::from(error.message.as_str())),
                 ("data", error.data.clone().unwrap_or(Value::Null)),
@@ -173,16 +173,16 @@ fn error_details(e: &ProtocolError) -> Value {
         ),
         ProtocolError::TaskCancelled { task_id, message } => task_details(
             task_id,
-            [(
+            vec![(
                 "statusMessage",
                 message.as_deref().map_or(Value::Null, Value::from),
             )],
         ),
         ProtocolError::TaskExpired { task_id, reason } => {
-            task_details(task_id, [("reason", Value::from(reason.as_str()))])
+            task_details(task_id, vec![("reason", Value::from(reason.as_str()))])
         }
         ProtocolError::TaskTimeout { task_id, after_ms } => {
-            task_details(task_id, [("afterMs", Value::from(*after_ms))])
+            task_details(task_id, vec![("afterMs", Value::from(*after_ms))])
         }
         _ => Value::Null,
     }
@@ -190,11 +190,7 @@ fn error_details(e: &ProtocolError) -> Value {
 
 /// `{taskId, ...extra}` of a task error (built without `json!`: its `to_value` calls instantiate
 /// a serializer per member type).
-fn task_details<const N: usize>(task_id: &str, extra: [(&str, Value); N]) -> Value {
-    task_details_of(task_id, &mut extra.into_iter())
-}
-
-fn task_details_of(task_id: &str, extra: &mut dyn Iterator<Item = (&str, Value)>) -> Value {
+fn task_details(task_id: &str, extra: Vec<(&str, Value)>) -> Value {
     let mut m = serde_json::Map::new();
     m.insert("taskId".into(), Value::from(task_id));
     for (k, v) in extra {

@@ -73,7 +73,7 @@ impl Session {
             ConnectStep::Initialize => {
                 let mut params = Map::new();
                 params.insert("protocolVersion".into(), Value::from(version));
-                params.insert("capabilities".into(), self.declared_capabilities());
+                params.insert("capabilities".into(), self.capabilities.clone());
                 params.insert("clientInfo".into(), self.cfg.client_info.clone());
                 self.session_id = None;
                 self.send_rpc(op, "initialize", params, now);

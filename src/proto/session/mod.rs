@@ -104,6 +104,20 @@ struct RequestState {
     task_pref: TaskPreference,
 }
 
+impl RequestState {
+    /// A request not sent yet: no MRTR round, no task.
+    fn new(method: &str, params: Map<String, Value>, task_pref: TaskPreference) -> Self {
+        RequestState {
+            method: method.to_string(),
+            params,
+            round: None,
+            rounds: 0,
+            task: None,
+            task_pref,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct ListState {
     kind: ListKind,
@@ -225,6 +239,8 @@ struct ToolFacts {
 #[derive(Debug)]
 pub struct Session {
     cfg: SessionConfig,
+    /// [`SessionConfig::declared_capabilities`], built once: every 2026-07-28 request carries it.
+    capabilities: Value,
     phase: Phase,
     era: Option<Era>,
     version: String,
@@ -288,6 +304,7 @@ impl Session {
             None => None,
         };
         let mut session = Session {
+            capabilities: cfg.declared_capabilities(),
             phase: Phase::Idle,
             era: None,
             version: types::MODERN_VERSION.into(),
@@ -481,25 +498,10 @@ impl Session {
                     continue;
                 }
                 let total = op.total_deadline().is_some_and(|t| t <= now);
-                let (timeout_ms, total_ms) = (op.timeout_ms, op.total_ms);
-                if let Some(task_id) = self.task_mut(id).map(|t| t.info.task_id.clone()) {
-                    // A poll that went unanswered is retried; the task's own wait limit ends the
-                    // op without touching the task, which a host can resume by its id.
-                    self.stop_traffic(id);
-                    if !total && self.poll_failed(id, now) {
-                        continue;
-                    }
-                    let after_ms = if total { total_ms } else { timeout_ms };
-                    let after_ms = after_ms.unwrap_or_default();
-                    self.finish(
-                        id,
-                        Err(ProtocolError::TaskTimeout { task_id, after_ms }),
-                        now,
-                    );
+                let after_ms = if total { op.total_ms } else { op.timeout_ms }.unwrap_or_default();
+                if self.task_timed_out(id, total, after_ms, now) {
                     continue;
                 }
-                let after_ms = if total { total_ms } else { timeout_ms };
-                let after_ms = after_ms.unwrap_or_default();
                 // The server is told, as for a cancel: the request will not be waited for.
                 self.tell_abandoned(id, &format!("timed out after {after_ms} ms"));
                 self.abort_op(id, now);

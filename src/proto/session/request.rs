@@ -72,6 +72,25 @@ fn put_meta(obj: &mut Value, key: &str, value: Value) {
     }
 }
 
+/// The method of one input request (MRTR `inputRequests`, a task's `inputRequests`): one a client
+/// answers (MCP 2026-07-28 `basic/patterns/mrtr` "Input Requests"), or an invalid result.
+pub(super) fn input_method(key: &str, req: &Value) -> Result<String, ProtocolError> {
+    let method = req
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if matches!(
+        method,
+        "elicitation/create" | "sampling/createMessage" | "roots/list"
+    ) {
+        Ok(method.to_string())
+    } else {
+        Err(ProtocolError::InvalidResult(format!(
+            "input request {key:?} has unsupported method {method:?}"
+        )))
+    }
+}
+
 fn params_map(params: Value) -> Result<Map<String, Value>, ProtocolError> {
     match params {
         Value::Object(m) => Ok(m),
@@ -91,14 +110,7 @@ impl Session {
     pub fn request(&mut self, method: &str, params: Value, opts: RequestOptions, now: u64) -> OpId {
         let state = params_map(params).and_then(|mut params| {
             opts.meta.apply(&mut params)?;
-            Ok(RequestState {
-                method: method.to_string(),
-                params,
-                round: None,
-                rounds: 0,
-                task: None,
-                task_pref: opts.task,
-            })
+            Ok(RequestState::new(method, params, opts.task))
         });
         match state {
             Ok(st) => {
@@ -507,27 +519,6 @@ impl Session {
         }
     }
 
-    /// The client capabilities as sent: the configured ones with the enabled extensions under
-    /// `extensions` (MCP 2026-07-28 `basic/versioning` "Extension Negotiation"; in the 2025 era
-    /// the same object goes into `initialize`).
-    pub(super) fn declared_capabilities(&self) -> Value {
-        let mut caps = match &self.cfg.capabilities {
-            Value::Object(m) => m.clone(),
-            _ => Map::new(),
-        };
-        if !self.cfg.extensions.is_empty() {
-            let ext = caps
-                .entry("extensions")
-                .or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(e) = ext {
-                for (k, v) in &self.cfg.extensions {
-                    e.entry(k.clone()).or_insert_with(|| v.clone());
-                }
-            }
-        }
-        Value::Object(caps)
-    }
-
     /// Puts the 2026-07-28 request metadata into `params._meta` (MCP 2026-07-28 `basic/index`
     /// "_meta"; `basic/versioning`), keeping what the caller put there.
     fn add_modern_meta(&self, r: &mut Request, version: &str) {
@@ -540,7 +531,7 @@ impl Session {
                 m.insert(super::META_PROTOCOL_VERSION.into(), Value::from(version));
                 m.insert(
                     super::META_CLIENT_CAPABILITIES.into(),
-                    self.declared_capabilities(),
+                    self.capabilities.clone(),
                 );
                 m.insert(super::META_CLIENT_INFO.into(), self.cfg.client_info.clone());
             }
@@ -628,20 +619,10 @@ impl Session {
         let mut keys = VecMap::new();
         let mut events = Vec::new();
         for (key, req) in requests {
-            let method = req
-                .get("method")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            if !matches!(
-                method.as_str(),
-                "elicitation/create" | "sampling/createMessage" | "roots/list"
-            ) {
-                let e = ProtocolError::InvalidResult(format!(
-                    "input request {key:?} has unsupported method {method:?}"
-                ));
-                return self.finish(op, Err(e), now);
-            }
+            let method = match input_method(&key, &req) {
+                Ok(m) => m,
+                Err(e) => return self.finish(op, Err(e), now),
+            };
             let input = InputId(self.next_input);
             self.next_input += 1;
             keys.insert(key.clone(), input);

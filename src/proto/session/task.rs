@@ -199,21 +199,13 @@ impl TaskInfo {
         Value::Object(m)
     }
 
-    /// Reads [`TaskInfo::to_json`]'s form.
+    /// Reads [`TaskInfo::to_json`]'s form: the extension's member names, plus `shape`.
     #[inline(never)]
     pub fn from_host_json(v: &Value) -> Option<TaskInfo> {
         let shape = TaskShape::parse(v.get("shape")?.as_str()?)?;
-        let text = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-        Some(TaskInfo {
-            task_id: text("taskId").filter(|s| !s.is_empty())?,
-            shape,
-            status: TaskStatus::parse(v.get("status")?.as_str()?)?,
-            status_message: text("statusMessage"),
-            poll_interval_ms: v.get("pollIntervalMs").and_then(Value::as_u64),
-            ttl_ms: v.get("ttlMs").and_then(Value::as_u64),
-            created_at: text("createdAt"),
-            last_updated_at: text("lastUpdatedAt"),
-        })
+        let mut info = TaskInfo::from_json(v, TaskShape::Extension).ok()?;
+        info.shape = shape;
+        Some(info)
     }
 }
 
@@ -254,6 +246,8 @@ pub(super) struct TaskState {
     polls: u32,
     /// Whether the last status the host saw is the current one (status or message changed).
     reported: Option<(TaskStatus, Option<String>)>,
+    /// Status reports emitted so far.
+    reports: u32,
 }
 
 impl TaskState {
@@ -268,6 +262,7 @@ impl TaskState {
             failures: 0,
             polls: 0,
             reported: None,
+            reports: 0,
         }
     }
 
@@ -370,14 +365,8 @@ impl Session {
             ));
             return self.fail_now(e, now);
         }
-        let st = RequestState {
-            method: "tools/call".into(),
-            params: Map::new(),
-            round: None,
-            rounds: 0,
-            task: Some(Box::new(TaskState::new(info, now))),
-            task_pref: TaskPreference::Auto,
-        };
+        let mut st = RequestState::new("tools/call", Map::new(), TaskPreference::Auto);
+        st.task = Some(Box::new(TaskState::new(info, now)));
         let id = self.new_op(
             OpKind::Request(st),
             &super::RequestOptions::default(),
@@ -395,15 +384,7 @@ impl Session {
         if self.era != Some(Era::Legacy) || params.contains_key("task") {
             return;
         }
-        let server_allows = self
-            .server
-            .as_ref()
-            .and_then(|s| s.capabilities.get("tasks"))
-            .and_then(|t| t.get("requests"))
-            .and_then(|r| r.get("tools"))
-            .and_then(|t| t.get("call"))
-            .is_some();
-        if !server_allows {
+        if !self.server_runs_tool_calls_as_tasks() {
             return;
         }
         let support = params
@@ -426,13 +407,20 @@ impl Session {
     pub(super) fn legacy_needs_tool_list(&self) -> bool {
         self.era == Some(Era::Legacy)
             && !self.tools_listed
-            && self
-                .server
-                .as_ref()
-                .and_then(|s| s.capabilities.get("tasks"))
-                .and_then(|t| t.get("requests"))
-                .and_then(|r| r.get("tools"))
-                .is_some()
+            && self.server_runs_tool_calls_as_tasks()
+    }
+
+    /// Whether the server declared `tasks.requests.tools.call` (MCP 2025-11-25
+    /// `basic/utilities/tasks` "Tool-Level Negotiation": without it a client MUST NOT ask for a
+    /// task).
+    fn server_runs_tool_calls_as_tasks(&self) -> bool {
+        self.server
+            .as_ref()
+            .and_then(|s| s.capabilities.get("tasks"))
+            .and_then(|t| t.get("requests"))
+            .and_then(|r| r.get("tools"))
+            .and_then(|t| t.get("call"))
+            .is_some()
     }
 
     /// A result of a request op: `Some(result)` back when it is not a task's business.
@@ -465,31 +453,28 @@ impl Session {
                 return None;
             }
             match TaskInfo::from_json(&result, TaskShape::Extension) {
-                Ok(info) => self.task_created(op, info, &result, now),
+                Ok(info) => self.task_created(op, info, result, now),
                 Err(e) => self.finish(op, Err(e), now),
             }
             return None;
         }
         // 2025-11-25: the request carried `task`; the result nests it.
-        if sent_task && self.era == Some(Era::Legacy) {
-            if let Some(task) = result.get("task") {
-                match TaskInfo::from_json(task, TaskShape::Legacy) {
-                    Ok(info) => {
-                        let task = task.clone();
-                        self.task_created(op, info, &task, now)
-                    }
-                    Err(e) => self.finish(op, Err(e), now),
-                }
-                return None;
+        if sent_task && self.era == Some(Era::Legacy) && result.get("task").is_some() {
+            let mut result = result;
+            let task = result.get_mut("task").map(Value::take).unwrap_or_default();
+            match TaskInfo::from_json(&task, TaskShape::Legacy) {
+                Ok(info) => self.task_created(op, info, task, now),
+                Err(e) => self.finish(op, Err(e), now),
             }
+            return None;
         }
         Some(result)
     }
 
     /// The op's request became a task: from now on it polls.
-    fn task_created(&mut self, op: OpId, info: TaskInfo, detail: &Value, now: u64) {
+    fn task_created(&mut self, op: OpId, info: TaskInfo, detail: Value, now: u64) {
         if let Some(OpKind::Request(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) {
-            st.task = Some(Box::new(TaskState::new(info, now)));
+            st.task = Some(Box::new(TaskState::new(info.clone(), now)));
         }
         self.task_timing(op, now);
         let status = self.task_mut(op).map(|t| (t.info.status, t.info.shape));
@@ -505,7 +490,7 @@ impl Session {
                 return self.send_task_rpc(op, "tasks/get", TaskStep::Get, now);
             }
         }
-        self.apply_task(op, detail, now);
+        self.apply_info(op, info, detail, now);
     }
 
     /// From the task's creation (or resumption) on, the op's time limits are the task's: the
@@ -554,20 +539,26 @@ impl Session {
             }
             // 2025-11-25 `tasks/result`: exactly what the request would have returned.
             (TaskStep::Result, TaskShape::Legacy) => self.finish(op, Ok(result), now),
-            _ => self.apply_task(op, &result, now),
+            _ => self.apply_task(op, result, now),
         }
     }
 
     /// A detailed task (a `tasks/get` result, a creation, a status notification).
-    pub(super) fn apply_task(&mut self, op: OpId, detail: &Value, now: u64) {
+    fn apply_task(&mut self, op: OpId, detail: Value, now: u64) {
         let Some(shape) = self.task_mut(op).map(|t| t.info.shape) else {
             return;
         };
-        let info = match TaskInfo::from_json(detail, shape) {
-            Ok(i) => i,
-            Err(e) => return self.finish(op, Err(e), now),
-        };
+        match TaskInfo::from_json(&detail, shape) {
+            Ok(info) => self.apply_info(op, info, detail, now),
+            Err(e) => self.finish(op, Err(e), now),
+        }
+    }
+
+    /// A detailed task already read into `info`: the status moves the op on. The final result is
+    /// moved out of `detail`, not copied.
+    fn apply_info(&mut self, op: OpId, info: TaskInfo, mut detail: Value, now: u64) {
         let Some(t) = self.task_mut(op) else { return };
+        let shape = t.info.shape;
         if info.task_id != t.info.task_id {
             let e = ProtocolError::InvalidResult(format!(
                 "tasks/get answered for task {:?}, not {:?}",
@@ -578,26 +569,30 @@ impl Session {
         let status = info.status;
         t.info = info;
         self.report_task(op);
-        let task_id = self.task_mut(op).map(|t| t.info.task_id.clone());
-        let task_id = task_id.unwrap_or_default();
-        let message = self
-            .task_mut(op)
-            .and_then(|t| t.info.status_message.clone());
+        // What a task error names (read only when the task ended without a result).
+        let ident = |s: &mut Self| {
+            s.task_mut(op)
+                .map(|t| (t.info.task_id.clone(), t.info.status_message.clone()))
+                .unwrap_or_default()
+        };
         if status != TaskStatus::InputRequired {
             // Inputs the server no longer waits for are withdrawn from the host.
             self.withdraw_task_inputs(op);
         }
         match (status, shape) {
-            (TaskStatus::Completed, TaskShape::Extension) => match detail.get("result") {
-                Some(Value::Object(r)) => self.finish(op, Ok(Value::Object(r.clone())), now),
-                _ => {
-                    let e = ProtocolError::InvalidResult(
-                        "a completed task must carry its result".into(),
-                    );
-                    self.finish(op, Err(e), now)
+            (TaskStatus::Completed, TaskShape::Extension) => {
+                match detail.get_mut("result").map(Value::take) {
+                    Some(r @ Value::Object(_)) => self.finish(op, Ok(r), now),
+                    _ => {
+                        let e = ProtocolError::InvalidResult(
+                            "a completed task must carry its result".into(),
+                        );
+                        self.finish(op, Err(e), now)
+                    }
                 }
-            },
+            }
             (TaskStatus::Failed, TaskShape::Extension) => {
+                let (task_id, message) = ident(self);
                 let error = detail
                     .get("error")
                     .and_then(error_object)
@@ -612,6 +607,7 @@ impl Session {
                 }
             }
             (TaskStatus::Cancelled, _) => {
+                let (task_id, message) = ident(self);
                 let e = ProtocolError::TaskCancelled { task_id, message };
                 self.finish(op, Err(e), now)
             }
@@ -624,7 +620,7 @@ impl Session {
                 self.send_task_rpc(op, "tasks/result", TaskStep::Result, now)
             }
             (TaskStatus::InputRequired, _) => {
-                if let Err(e) = self.surface_task_inputs(op, detail) {
+                if let Err(e) = self.surface_task_inputs(op, &detail) {
                     return self.finish(op, Err(e), now);
                 }
                 self.after_poll(op, now)
@@ -659,8 +655,10 @@ impl Session {
             return;
         }
         t.reported = Some(now_state);
-        let info = t.info.clone();
-        self.events.push_back(Event::TaskStatus { op, task: info });
+        t.reports = t.reports.saturating_add(1);
+        let (task, report) = (t.info.clone(), t.reports);
+        self.events
+            .push_back(Event::TaskStatus { op, task, report });
     }
 
     /// Extension: surfaces the input requests not seen before (ext-tasks: "Clients SHOULD
@@ -714,19 +712,7 @@ impl Session {
             )));
         }
         for (key, req) in fresh {
-            let method = req
-                .get("method")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            if !matches!(
-                method.as_str(),
-                "elicitation/create" | "sampling/createMessage" | "roots/list"
-            ) {
-                return Err(ProtocolError::InvalidResult(format!(
-                    "task input request {key:?} has unsupported method {method:?}"
-                )));
-            }
+            let method = super::request::input_method(&key, &req)?;
             let input = InputId(self.next_input);
             self.next_input += 1;
             if let Some(t) = self.task_mut(op) {
@@ -965,6 +951,28 @@ impl Session {
         true
     }
 
+    /// A deadline of `op` passed; true when it is a task's op and was handled here. An
+    /// unanswered poll is retried; the task's own wait limit (`total`) ends the op without
+    /// touching the task, which a host can resume by its id.
+    pub(super) fn task_timed_out(
+        &mut self,
+        op: OpId,
+        total: bool,
+        after_ms: u64,
+        now: u64,
+    ) -> bool {
+        let Some(task_id) = self.task_mut(op).map(|t| t.info.task_id.clone()) else {
+            return false;
+        };
+        self.stop_traffic(op);
+        if !total && self.poll_failed(op, now) {
+            return true;
+        }
+        let e = ProtocolError::TaskTimeout { task_id, after_ms };
+        self.finish(op, Err(e), now);
+        true
+    }
+
     /// A cancelled task op tells the server with `tasks/cancel` (both shapes; ext-tasks "Task
     /// Cancellation": never `notifications/cancelled`). The answer is not waited for. True when
     /// `op` had a task.
@@ -972,18 +980,9 @@ impl Session {
         let Some(task_id) = self.task_mut(op).map(|t| t.info.task_id.clone()) else {
             return false;
         };
-        let params = json!({ "taskId": task_id });
-        let st = RequestState {
-            method: "tasks/cancel".into(),
-            params: match params {
-                Value::Object(m) => m,
-                _ => Map::new(),
-            },
-            round: None,
-            rounds: 0,
-            task: None,
-            task_pref: TaskPreference::Auto,
-        };
+        let mut params = Map::new();
+        params.insert("taskId".into(), Value::from(task_id));
+        let st = RequestState::new("tasks/cancel", params, TaskPreference::Auto);
         let id = self.new_op(
             OpKind::Request(st),
             &super::RequestOptions::default(),
@@ -1017,15 +1016,9 @@ impl Session {
         let Some(id) = params.get("taskId").and_then(Value::as_str) else {
             return;
         };
-        let op = self.ops.iter().find_map(|(op, o)| match &o.kind {
-            OpKind::Request(RequestState { task: Some(t), .. })
-                if t.info.task_id == id && t.step == TaskStep::Idle =>
-            {
-                Some(*op)
-            }
-            _ => None,
-        });
-        if let Some(o) = op.and_then(|op| self.ops.get_mut(&op)) {
+        let Some(op) = self.task_op(id) else { return };
+        let idle = self.task_mut(op).is_some_and(|t| t.step == TaskStep::Idle);
+        if let Some(o) = self.ops.get_mut(&op).filter(|_| idle) {
             if o.wake_at.is_some() {
                 o.wake_at = Some(now);
             }

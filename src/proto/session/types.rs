@@ -201,6 +201,27 @@ impl SessionConfig {
         c
     }
 
+    /// The client capabilities as sent: [`SessionConfig::capabilities`] with the extensions
+    /// under `extensions` (MCP 2026-07-28 `basic/versioning` "Extension Negotiation"; in the 2025
+    /// era the same object goes into `initialize`).
+    pub fn declared_capabilities(&self) -> Value {
+        let mut caps = match &self.capabilities {
+            Value::Object(m) => m.clone(),
+            _ => serde_json::Map::new(),
+        };
+        if !self.extensions.is_empty() {
+            let ext = caps
+                .entry("extensions")
+                .or_insert_with(|| Value::Object(serde_json::Map::new()));
+            if let Value::Object(e) = ext {
+                for (k, v) in &self.extensions {
+                    e.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+        }
+        Value::Object(caps)
+    }
+
     /// Checks the configuration's internal consistency.
     pub fn validate(&self) -> Result<(), ProtocolError> {
         if let (Some(inner), Some(outer)) = (self.request_timeout_ms, self.max_total_timeout_ms) {
@@ -485,6 +506,8 @@ pub enum Event {
         op: OpId,
         /// What the server said.
         task: super::TaskInfo,
+        /// This report's number, from 1 (a progress callback's `progress`).
+        report: u32,
     },
     /// An input request was withdrawn (its operation ended first).
     InputCancelled {
