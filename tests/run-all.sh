@@ -23,6 +23,9 @@ export CARGO_TERM_COLOR=never
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export MCP_EDGE_LOG_DIR="$ROOT/target/ci-logs"
 LOG_DIR="$MCP_EDGE_LOG_DIR"
+# A fresh clone builds everything once: incremental caches only cost disk there (docs/testing.md,
+# "Disk"). A developer's machine keeps Cargo's default.
+if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
 mkdir -p "$LOG_DIR"
 
 FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
@@ -233,6 +236,8 @@ stage_edge() {
 # both eras: client, pool (export bytes equal to the JS McpPool's), host input, standing streams.
 stage_component() {
     bash tests/component/run.sh
+    # The wasmtime host's build (about 1 GB) is needed by no later stage; a fresh clone frees it.
+    if [ -n "${CI:-}" ]; then rm -rf tests/component/wasmtime-host/target; fi
 }
 
 # Fuzz smoke: each cargo-fuzz target for FUZZ_SECONDS, starting from the committed seeds plus the
