@@ -50,5 +50,17 @@ rm -rf "$out/snippets"
   wasm-pack --log-level warn build --release --target "$target" --out-dir "$out" . -- \
     -Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size "$@" >&2)
 bash "$root/scripts/shrink-package.sh" "$out"
+# A build with the app host (feature `apps`, its snippet apps.js) ships the sandbox proxy page and
+# its script beside the module, listed in package.json's `files`.
+if compgen -G "$out/snippets/*/src/js/apps.js" >/dev/null; then
+  cp "$root/src/js/sandbox/mcp-app-sandbox.html" "$root/src/js/sandbox/mcp-app-sandbox.js" "$out/"
+  node -e '
+    const fs = require("fs"), p = process.argv[1] + "/package.json";
+    const pkg = JSON.parse(fs.readFileSync(p, "utf8"));
+    pkg.files = [...new Set([...(pkg.files || []), "mcp-app-sandbox.html", "mcp-app-sandbox.js"])];
+    fs.writeFileSync(p, JSON.stringify(pkg, null, 2) + "\n");' "$out"
+else
+  rm -f "$out/mcp-app-sandbox.html" "$out/mcp-app-sandbox.js"
+fi
 # The module is the reference the --if-stale check compares sources with.
 touch "$out/mcp_edge_bg.wasm"

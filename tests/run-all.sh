@@ -93,9 +93,9 @@ stage_clippy_component() {
 stage_clippy_wasm() {
     cargo clippy --all-targets --target "$WASM_TARGET" -- -D warnings
     check_passed "cargo clippy --all-targets --target $WASM_TARGET"
-    # The client build (no pool, adapters or validator), and each of the two features alone.
+    # The client build (no pool, adapters, validator or app host), and each feature alone.
     local f
-    for f in "" pool validate; do
+    for f in "" pool validate apps; do
         cargo clippy --lib --target "$WASM_TARGET" --no-default-features ${f:+--features "$f"} -- -D warnings
         check_passed "cargo clippy --lib --target $WASM_TARGET --no-default-features${f:+ --features $f}"
     done

@@ -298,7 +298,8 @@ fn each_exported_tool_carries_its_category_hints_and_advance_approval() {
         json!({"name": "mcp__srv__get", "server": "srv", "tool": "get", "title": null,
                "category": "execute", "hintedCategory": "read",
                "hints": {"readOnly": true, "destructive": true, "idempotent": false, "openWorld": true},
-               "autoApprove": true, "taskSupport": null})
+               "autoApprove": true, "taskSupport": null,
+               "ui": {"resourceUri": null, "visibility": ["model", "app"]}})
     );
     assert_eq!(info[1]["autoApprove"], false);
     // Which tools run as tasks (MCP 2025-11-25 `execution.taskSupport`).
@@ -359,4 +360,82 @@ fn instructions_are_capped_with_a_marker_inside_the_fence_naming_the_server() {
     let mut tracker = InstructionsTracker::default();
     let delta = tracker.update(&BTreeMap::from([("chatty".to_string(), long)]));
     assert!(delta.text().contains("[instructions truncated"));
+}
+
+/// MCP Apps (ext-apps "Visibility"): a tool whose `_meta.ui.visibility` lacks `"model"` is in no
+/// model-facing export, costs no tokens, and the model's call path refuses it; `toolInfo` lists
+/// every tool with its `ui`.
+#[test]
+fn exports_list_exactly_the_model_visible_tools() {
+    let mut reg = ToolRegistry::default();
+    let ui = |vis: Value| json!({"resourceUri": "ui://apps/view", "visibility": vis});
+    reg.set_server_tools(
+        "apps",
+        None,
+        None,
+        &[
+            json!({"name": "default_tool", "inputSchema": {"type": "object"},
+                "_meta": {"ui": {"resourceUri": "ui://apps/view"}}}),
+            json!({"name": "model_only", "inputSchema": {"type": "object"}, "_meta": {"ui": ui(json!(["model"]))}}),
+            json!({"name": "app_only", "inputSchema": {"type": "object"}, "_meta": {"ui": ui(json!(["app"]))}}),
+            json!({"name": "plain", "inputSchema": {"type": "object"}}),
+        ],
+    );
+    let visible = [
+        "mcp__apps__default_tool",
+        "mcp__apps__model_only",
+        "mcp__apps__plain",
+    ];
+    for format in [
+        ExportFormat::OpenAi,
+        ExportFormat::OpenAiResponses,
+        ExportFormat::Anthropic,
+        ExportFormat::Mcp,
+    ] {
+        let names: Vec<String> = reg
+            .tools(format)
+            .iter()
+            .map(|t| {
+                t.get("name")
+                    .or_else(|| t.get("function").and_then(|f| f.get("name")))
+                    .and_then(Value::as_str)
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(names, visible, "{format:?}");
+    }
+    let all_text: usize = [
+        "mcp__apps__default_tool",
+        "mcp__apps__model_only",
+        "mcp__apps__plain",
+    ]
+    .iter()
+    .map(|n| {
+        mcp_edge::tools::export::export_tool(reg.get(n).unwrap(), ExportFormat::Mcp)
+            .to_string()
+            .len()
+    })
+    .sum();
+    assert_eq!(
+        reg.token_estimates(ExportFormat::Mcp)["apps"],
+        all_text.div_ceil(CHARS_PER_TOKEN),
+        "the app-only tool costs no tokens"
+    );
+    let err = reg.route("mcp__apps__app_only").unwrap_err();
+    assert_eq!(err.code(), "UNKNOWN_TOOL");
+    assert!(err.to_string().contains("apps only"), "{err}");
+    assert!(reg.route("mcp__apps__model_only").is_ok());
+    let info = reg.tool_info();
+    assert_eq!(info.len(), 4);
+    let app_only = info.iter().find(|t| t["tool"] == "app_only").unwrap();
+    assert_eq!(
+        app_only["ui"],
+        json!({"resourceUri": "ui://apps/view", "visibility": ["app"]})
+    );
+    let plain = info.iter().find(|t| t["tool"] == "plain").unwrap();
+    assert_eq!(
+        plain["ui"],
+        json!({"resourceUri": null, "visibility": ["model", "app"]})
+    );
 }

@@ -92,7 +92,8 @@ impl ConnectOptions {
     }
 
     /// Declares an extension (MCP 2026-07-28 `basic/versioning` "Extension Negotiation") with
-    /// its settings object, or turns a default one off with `false`.
+    /// its settings object (`true`: the settings mcp-edge knows, e.g. MCP Apps' MIME type), or
+    /// turns a default one off with `false`.
     pub fn extension(mut self, id: &str, settings: Value) -> Self {
         self.config.extensions.insert(id.to_string(), settings);
         self

@@ -85,8 +85,9 @@ pub struct ClientConfig {
     pub auth: Option<AuthConfig>,
     /// Seed of the session's reconnect jitter (the core draws no randomness).
     pub jitter_seed: Option<u64>,
-    /// Extensions to declare beyond the defaults, by identifier; `false` removes one (the Tasks
-    /// extension, declared by default, is turned off with `false`).
+    /// Extensions to declare beyond the defaults, by identifier: settings, `true` for the settings
+    /// mcp-edge knows (MCP Apps: its MIME type), `false` to remove one (the Tasks extension,
+    /// declared by default, is turned off with `false`).
     pub extensions: Map<String, Value>,
     /// How long a call that became a task waits for it (session default: 24 h).
     pub max_task_wait_ms: Option<u64>,
@@ -166,9 +167,19 @@ impl ClientConfig {
                 Value::Object(_) => {
                     cfg.extensions.insert(id.clone(), settings.clone());
                 }
+                // `true`: the settings mcp-edge declares for an extension it implements (MCP Apps:
+                // `{"mimeTypes": ["text/html;profile=mcp-app"]}`), `{}` for any other.
+                Value::Bool(true) => {
+                    let known = if id == crate::proto::apps::UI_EXTENSION {
+                        crate::proto::apps::extension_settings()
+                    } else {
+                        Value::Object(Map::new())
+                    };
+                    cfg.extensions.insert(id.clone(), known);
+                }
                 _ => {
                     return Err(ProtocolError::InvalidConfig(format!(
-                        "extension {id:?}: settings must be an object, or false to turn it off"
+                        "extension {id:?}: settings must be an object, true for the defaults, or false to turn it off"
                     )))
                 }
             }
@@ -197,6 +208,27 @@ impl ClientConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn true_declares_an_extensions_known_settings() {
+        let mut c = ClientConfig::default();
+        c.extensions
+            .insert("io.modelcontextprotocol/ui".into(), Value::Bool(true));
+        c.extensions
+            .insert("x.example/other".into(), Value::Bool(true));
+        c.extensions
+            .insert("io.modelcontextprotocol/tasks".into(), Value::Bool(false));
+        let s = c.session_config("https://example.com/mcp").unwrap();
+        assert_eq!(
+            Value::Object(s.extensions),
+            serde_json::json!({
+                "io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]},
+                "x.example/other": {},
+            })
+        );
+        c.extensions.insert("bad".into(), Value::from(3));
+        assert!(c.session_config("https://example.com/mcp").is_err());
+    }
 
     #[test]
     fn writes_the_session_config() {

@@ -87,7 +87,7 @@ pub(super) fn connect_options(options: &JsValue) -> Result<ConnectOptions, JsVal
     if !ext.is_undefined() && !ext.is_null() {
         let Value::Object(m) = from_js(&ext)? else {
             return Err(invalid_argument(
-                "extensions must map identifiers to settings objects (or false)",
+                "extensions must map identifiers to settings objects (or true, or false)",
             ));
         };
         for (id, settings) in m {
@@ -385,6 +385,15 @@ async fn authorize(
         .await
         .map(|v| to_js(&v))
         .map_err(|e| error_to_js(&e))
+}
+
+impl McpClient {
+    /// The driver and the tool definitions of the last `listTools()`, for the app host
+    /// (`super::apps`), which forwards a view's requests through this client.
+    #[cfg(feature = "apps")]
+    pub(super) fn parts(&self) -> (Client, Rc<RefCell<Map<String, Value>>>) {
+        (self.client.clone(), self.tools.clone())
+    }
 }
 
 #[wasm_bindgen]

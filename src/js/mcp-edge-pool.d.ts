@@ -166,6 +166,12 @@ export interface ToolInfo {
   autoApprove: boolean;
   /** MCP 2025-11-25 `execution.taskSupport` ("required": always called as a task and polled to its result); `null` when the tool declares none (a 2026-07-28 server with the Tasks extension may still make any call a task). */
   taskSupport: "required" | "optional" | "forbidden" | null;
+  /**
+   * MCP Apps (`_meta.ui`): the `ui://` view that renders its results, and who may use it. A tool
+   * whose visibility lacks "model" is in no export and the pool's `call` refuses it
+   * (`UNKNOWN_TOOL`); one without "app" is refused to views.
+   */
+  ui: { resourceUri: string | null; visibility: Array<"model" | "app"> };
 }
 
 export interface OpenAiTool { type: "function"; function: { name: string; description: string; parameters: JsonObject } }

@@ -17,6 +17,7 @@ export type McpErrorCode =
   | "CONFIG_FIELD" | "UNDEFINED_VARIABLE" | "CONFIG_TRANSPORT" | "DUPLICATE_SERVER" | "DENIED"
   | "NOT_ALLOWED" | "STDIO_UNSUPPORTED" | "UNKNOWN_SERVER" | "UNKNOWN_TOOL"
   | "INVALID_TOOL" | "TOOL_CHANGED" | "CIRCUIT_OPEN" | "INVALID_OPTION"
+  | "NOT_AN_APP" | "INVALID_APP_RESOURCE" | "INVALID_STATE"
   | AuthErrorCode;
 
 /** Codes of authorization failures and refusals (see docs/authorization.md). */
@@ -238,10 +239,12 @@ export interface ConnectOptions {
   auth?: AuthOptions;
   /**
    * Extensions to declare (MCP 2026-07-28 "Extension Negotiation"), identifier to settings
-   * object; `false` turns a default one off. Sent in every request's `_meta` (2026-07-28) or in
+   * object; `true` declares the settings mcp-edge knows (MCP Apps,
+   * `"io.modelcontextprotocol/ui": true`, declares `{"mimeTypes": ["text/html;profile=mcp-app"]}`);
+   * `false` turns a default one off. Sent in every request's `_meta` (2026-07-28) or in
    * `initialize` (2025 era).
    */
-  extensions?: Record<string, JsonObject | false>;
+  extensions?: Record<string, JsonObject | boolean>;
   /** Declare the Tasks extension (default true): calls a server turns into tasks are polled to their result. */
   tasks?: boolean;
   /** How long a call that became a task waits for it (default 86400000, 24 h); then `TASK_TIMEOUT`, the task left running. */

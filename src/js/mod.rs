@@ -3,6 +3,8 @@
 //! `pool`), `mcp-edge-pool.d.ts` (no `any` in public types), and added to the package as
 //! `typescript_custom_section`s.
 
+#[cfg(feature = "apps")]
+mod apps;
 mod auth;
 mod browser;
 mod client;
@@ -13,6 +15,8 @@ mod names;
 #[cfg(feature = "pool")]
 mod pool;
 
+#[cfg(feature = "apps")]
+pub use apps::McpApp;
 pub use browser::{browser_storage, open_authorization_popup};
 pub use client::{is_mcp_error, McpClient};
 #[cfg(feature = "pool")]
@@ -24,6 +28,11 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = include_str!("mcp-edge.d.ts");
+
+/// The app host's declarations, in the package only with it (feature `apps`).
+#[cfg(feature = "apps")]
+#[wasm_bindgen(typescript_custom_section)]
+const APPS_TYPES: &'static str = include_str!("mcp-edge-apps.d.ts");
 
 /// The pool's declarations, in the package only when the pool is (feature `pool`).
 #[cfg(feature = "pool")]

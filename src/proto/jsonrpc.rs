@@ -196,6 +196,22 @@ impl fmt::Display for JsonRpcError {
 impl std::error::Error for JsonRpcError {}
 
 impl Message {
+    /// The answer to request `id`: a response with `result`, or an error response.
+    pub fn reply(id: RequestId, result: Result<Value, ErrorObject>) -> Message {
+        match result {
+            Ok(result) => Message::Response(Response {
+                id,
+                result,
+                extra: Map::new(),
+            }),
+            Err(error) => Message::Error(ErrorResponse {
+                id: Some(id),
+                error,
+                extra: Map::new(),
+            }),
+        }
+    }
+
     /// Decodes one message from JSON text.
     pub fn parse(text: &str) -> Result<Message, JsonRpcError> {
         let value: Value =

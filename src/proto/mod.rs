@@ -3,6 +3,7 @@
 //! Nothing in this module performs I/O, awaits, or reads a clock: time is always an argument
 //! (milliseconds on an arbitrary monotonic epoch chosen by the caller).
 
+pub mod apps;
 pub mod auth;
 pub mod elicitation;
 pub mod headers;

@@ -189,6 +189,10 @@ pub struct AdaptedTool {
     pub auto_approve: bool,
     /// The tool object as the server sent it.
     pub original: Value,
+    /// Its MCP Apps metadata: the `ui://` view and who may see it. Model-facing exports leave
+    /// out tools whose visibility lacks `model` (ext-apps "Visibility").
+    #[serde(skip)]
+    pub ui: crate::proto::apps::ToolUi,
 }
 
 /// The one-line provenance note appended to every description.
@@ -277,6 +281,7 @@ pub fn adapt_tool(
         hints,
         auto_approve: false,
         original: tool.clone(),
+        ui: crate::proto::apps::ToolUi::of_tool(tool),
     })
 }
 

@@ -10,6 +10,10 @@ use std::fmt;
 pub enum ToolError {
     /// No tool of that (namespaced) name is known.
     UnknownTool(String),
+    /// The tool is visible to apps only (MCP Apps `visibility` without `"model"`): no export
+    /// lists it and the model may not call it. Its code is `UNKNOWN_TOOL`, as for a tool the
+    /// model was never shown.
+    AppOnly(String),
     /// The tool definition is unusable (no name, schema not an object, ...).
     InvalidTool {
         /// The server.
@@ -31,7 +35,7 @@ impl ToolError {
     /// A stable machine-readable code, as the JS surface exposes it.
     pub fn code(&self) -> &'static str {
         match self {
-            ToolError::UnknownTool(_) => "UNKNOWN_TOOL",
+            ToolError::UnknownTool(_) | ToolError::AppOnly(_) => "UNKNOWN_TOOL",
             ToolError::InvalidTool { .. } => "INVALID_TOOL",
             ToolError::ToolChanged { .. } => "TOOL_CHANGED",
         }
@@ -42,6 +46,10 @@ impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ToolError::UnknownTool(t) => write!(f, "unknown tool {t:?}"),
+            ToolError::AppOnly(t) => write!(
+                f,
+                "unknown tool {t:?}: it is visible to the server's apps only, not to the model"
+            ),
             ToolError::InvalidTool {
                 server,
                 tool,

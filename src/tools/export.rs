@@ -38,6 +38,9 @@ pub fn trust_of(t: &AdaptedTool) -> Value {
             .and_then(|e| e.get("taskSupport"))
             .and_then(Value::as_str)
             .map(|_| crate::proto::session::TaskSupport::of_tool(&t.original).as_str()),
+        // MCP Apps (ext-apps "Resource Discovery"): the view that renders its results, and who
+        // may use it; a tool without "model" is in no export, one without "app" refused to views.
+        "ui": t.ui.to_json(),
     })
 }
 
@@ -115,12 +118,17 @@ pub fn export_tool(t: &AdaptedTool, format: ExportFormat) -> Value {
     }
 }
 
-/// Many tools in `format`, sorted by (server, tool).
+/// Many tools in `format`, sorted by (server, tool). Tools hidden from the model (MCP Apps
+/// `visibility` without `"model"`: "Host MUST NOT include tools in the agent's tool list") are
+/// left out.
 pub fn export_tools<'a>(
     tools: impl IntoIterator<Item = &'a AdaptedTool>,
     format: ExportFormat,
 ) -> Vec<Value> {
-    let mut v: Vec<&AdaptedTool> = tools.into_iter().collect();
+    let mut v: Vec<&AdaptedTool> = tools
+        .into_iter()
+        .filter(|t| t.ui.visibility.model)
+        .collect();
     crate::util::order::sort_by(&mut v, |a, b| {
         (&a.server, &a.tool).cmp(&(&b.server, &b.tool))
     });
@@ -135,7 +143,7 @@ pub fn token_estimates<'a>(
     format: ExportFormat,
 ) -> BTreeMap<String, usize> {
     let mut text: BTreeMap<String, String> = BTreeMap::new();
-    for t in tools {
+    for t in tools.into_iter().filter(|t| t.ui.visibility.model) {
         text.entry(t.server.clone())
             .or_default()
             .push_str(&crate::util::json::json_text(&export_tool(t, format)));

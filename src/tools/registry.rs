@@ -278,13 +278,21 @@ impl<S: PinStore> ToolRegistry<S> {
         self.names.resolve(name)
     }
 
-    /// Routes a call: the server and original tool name, or why the tool may not be called now
-    /// (`UnknownTool`, or `ToolChanged` while held).
+    /// Routes a call from the model: the server and original tool name, or why the tool may not
+    /// be called now (`UnknownTool`; `AppOnly` for a tool visible to apps only, which no export
+    /// lists; or `ToolChanged` while held).
     pub fn route(&self, name: &str) -> Result<(String, String), ToolError> {
         let (s, t) = self
             .names
             .resolve(name)
             .ok_or_else(|| ToolError::UnknownTool(name.to_string()))?;
+        if self
+            .adapted
+            .get(name)
+            .is_some_and(|a| !a.ui.visibility.model)
+        {
+            return Err(ToolError::AppOnly(name.to_string()));
+        }
         if self.held.contains_key(&(s.to_string(), t.to_string())) {
             return Err(ToolError::ToolChanged {
                 name: name.to_string(),

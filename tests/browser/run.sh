@@ -22,6 +22,9 @@ cleanup() {
   exec {fixture_in}>&- 2>/dev/null || true
   [ -n "${fixture_pid:-}" ] && kill "$fixture_pid" 2>/dev/null || true
   "$root/tests/servers/stop-all.sh" >/dev/null 2>&1 || true
+  for k in vanillajs react; do "$root/tests/servers/apps/stop.sh" "$k" >/dev/null 2>&1 || true; done
+  exec {hostile_in}>&- 2>/dev/null || true
+  [ -n "${hostile_pid:-}" ] && kill "$hostile_pid" 2>/dev/null || true
   [ -n "${own_run_dir:-}" ] && rm -rf "$own_run_dir"
 }
 trap cleanup EXIT
@@ -33,6 +36,19 @@ fixture_pid=$FIXTURE_PID
 fixture_in=${FIXTURE[1]}
 read -r -t 15 banner <&"${FIXTURE[0]}"
 port_of() { sed -nE "s/.*\"$1\":([0-9]+).*/\1/p" <<<"$banner"; }
+# MCP Apps: the official example servers (vanilla JS and React views) and the hostile-view fixture.
+tests/servers/apps/setup.sh >/dev/null
+APPS_VANILLA_URL=$(tests/servers/apps/start.sh vanillajs)
+APPS_REACT_URL=$(tests/servers/apps/start.sh react)
+# Its stdin is a FIFO held open here (one coproc at a time in bash): closing it stops the fixture.
+mkfifo "$MCP_TEST_RUN_DIR/hostile.in"
+node tests/servers/apps/hostile.mjs <"$MCP_TEST_RUN_DIR/hostile.in" >"$MCP_TEST_RUN_DIR/hostile.out" &
+hostile_pid=$!
+exec {hostile_in}>"$MCP_TEST_RUN_DIR/hostile.in"
+for _ in $(seq 150); do [ -s "$MCP_TEST_RUN_DIR/hostile.out" ] && break; sleep 0.1; done
+HOSTILE_PORT=$(sed -nE 's/.*"port":([0-9]+).*/\1/p' "$MCP_TEST_RUN_DIR/hostile.out")
+[ -n "$HOSTILE_PORT" ] || { echo "run.sh: the hostile-view fixture did not start" >&2; exit 1; }
+export APPS_VANILLA_URL APPS_REACT_URL HOSTILE_URL="http://127.0.0.1:$HOSTILE_PORT"
 
 static_out="$MCP_TEST_RUN_DIR/static.out"
 node tests/demo/serve-playground.mjs --server "everything=$EVERYTHING_URL" --server "py2026=$PY2026_URL" --protocol everything=2025-11-25 >"$static_out" &
@@ -48,4 +64,4 @@ export SCREENSHOT_DIR="$root/target/browser-screenshots"
 mkdir -p "$SCREENSHOT_DIR"
 echo "== playground at $PLAYGROUND_URL; screenshots in $SCREENSHOT_DIR" >&2
 cd "$here"
-node --test --test-concurrency=1 "$@" ./*.test.mjs
+node --test --test-concurrency=1 "$@" ${BROWSER_TESTS:-./*.test.mjs}

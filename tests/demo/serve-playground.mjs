@@ -6,9 +6,13 @@
 //        [--server NAME=URL]... [--protocol NAME=VERSION]... [--no-autoconnect]
 //
 // Every response carries the page's Content-Security-Policy (the one in index.html's <meta> tag,
-// plus frame-ancestors, which only a header can set).
+// plus frame-ancestors, which only a header can set). A second listener, on another port and so
+// another origin, serves the MCP Apps sandbox proxy (www/pkg/mcp-app-sandbox.html and its script);
+// its URL is `sandboxUrl` in /servers.json, and the page's policy (header and served <meta>) gains
+// `frame-src` for that one origin and nothing else.
 //
-// Prints the page URL as its first stdout line; stops on SIGINT/SIGTERM.
+// Prints the page URL as its first stdout line and the sandbox origin as the second; stops on
+// SIGINT/SIGTERM.
 import http from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -66,7 +70,31 @@ try {
   process.stderr.write(`serve-playground: ${e.message}\n`);
   process.exit(2);
 }
-const serversJson = JSON.stringify({ servers: opts.servers, autoConnect: opts.autoConnect }, null, 2);
+// The sandbox proxy's own listener: a different port is a different origin.
+const sandbox = http.createServer((req, res) => {
+  const name = new URL(req.url, "http://127.0.0.1").pathname.slice(1);
+  if (!["mcp-app-sandbox.html", "mcp-app-sandbox.js"].includes(name)) {
+    res.writeHead(404, { "content-type": "text/plain" });
+    return res.end("not found\n");
+  }
+  readFile(path.join(opts.root, "pkg", name)).then(
+    (body) => {
+      res.writeHead(200, { "content-type": MIME[path.extname(name)], "cache-control": "no-store", "x-content-type-options": "nosniff" });
+      res.end(body);
+    },
+    () => {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("the package has no sandbox proxy (build www/pkg)\n");
+    },
+  );
+});
+await new Promise((resolve) => sandbox.listen(0, "127.0.0.1", resolve));
+const sandboxOrigin = `http://127.0.0.1:${sandbox.address().port}`;
+const serversJson = JSON.stringify(
+  { servers: opts.servers, autoConnect: opts.autoConnect, sandboxUrl: `${sandboxOrigin}/mcp-app-sandbox.html` },
+  null,
+  2,
+);
 
 /** The policy of the page's <meta http-equiv="Content-Security-Policy"> tag, as a header. */
 async function pagePolicy(root) {
@@ -77,8 +105,10 @@ async function pagePolicy(root) {
     /* no page: the strictest policy */
   }
   const meta = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
-  return `${meta ? meta[1] : "default-src 'none'"}; frame-ancestors 'none'`;
+  return `${withFrames(meta ? meta[1] : "default-src 'none'")}; frame-ancestors 'none'`;
 }
+/** A policy that may frame the sandbox proxy's origin, and only it. */
+const withFrames = (policy) => policy.replace("default-src 'none';", `default-src 'none'; frame-src ${sandboxOrigin};`);
 const csp = await pagePolicy(opts.root);
 
 function send(res, status, type, body, method) {
@@ -106,7 +136,10 @@ async function handle(req, res) {
   try {
     const info = await stat(file);
     if (!info.isFile()) throw Object.assign(new Error("not a file"), { code: "ENOENT" });
-    const body = await readFile(file);
+    let body = await readFile(file);
+    if (path.extname(file) === ".html") {
+      body = body.toString("utf8").replace(/(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]+)"/i, (_, a, p) => `${a}${withFrames(p)}"`);
+    }
     return send(res, 200, MIME[path.extname(file)] ?? "application/octet-stream", body, req.method);
   } catch (e) {
     if (e.code !== "ENOENT" && e.code !== "ENOTDIR") throw e;
@@ -123,9 +156,11 @@ const server = http.createServer((req, res) => {
   });
 });
 server.listen(opts.port, "127.0.0.1", () => {
-  process.stdout.write(`http://127.0.0.1:${server.address().port}/\n`);
+  process.stdout.write(`http://127.0.0.1:${server.address().port}/\n${sandboxOrigin}\n`);
 });
 const stop = () => {
+  sandbox.close();
+  sandbox.closeAllConnections();
   server.close(() => process.exit(0));
   server.closeAllConnections();
 };

@@ -1,8 +1,8 @@
 // The declarations in a browser page's setting (DOM types, no Node types): a small typed use of
 // the API that only needs what a page has. tsc checks it; it is not run (the playground and the
 // e2e suites run the same calls in Chromium).
-import { McpClient, McpPool, browserStorage, isMcpError, openAuthorizationPopup, toolNames } from "mcp-edge";
-import type { CallToolResult, PoolEvent, TrafficRecord } from "mcp-edge";
+import { McpApp, McpClient, McpPool, browserStorage, isMcpError, openAuthorizationPopup, toolNames } from "mcp-edge";
+import type { AppRequest, CallToolResult, PoolEvent, TrafficRecord } from "mcp-edge";
 
 export async function page(url: string, signal: AbortSignal): Promise<CallToolResult | string> {
   const records: TrafficRecord[] = [];
@@ -32,4 +32,21 @@ export function signInOnClick(button: HTMLButtonElement, server: string, url: st
         if (isMcpError(e) && e.code === "AUTH_POPUP_BLOCKED" && e.url) link.href = e.url;
       });
   };
+}
+
+/** An MCP Apps view beside a tool's result: the view's calls pass the host's check first. */
+export async function appView(url: string, container: HTMLElement, sandboxUrl: string): Promise<CallToolResult> {
+  const client = await McpClient.connect(url, { extensions: { "io.modelcontextprotocol/ui": true } });
+  const app = await McpApp.open(client, "get-time", {
+    container,
+    sandboxUrl,
+    hostContext: { theme: "dark", availableDisplayModes: ["inline", "fullscreen"] },
+    onRequest: (req: AppRequest) => req.method !== "ui/open-link",
+    onDisplayMode: (mode) => mode,
+    onSizeChange: ({ height }) => console.log(height),
+  });
+  const result = await app.run({});
+  app.setHostContext({ theme: "light" });
+  if (app.state === "ready") await app.teardown("done", { timeoutMs: 1000 });
+  return result;
 }

@@ -26,7 +26,7 @@ import { writeFileSync } from "node:fs";
 
 /** Every value export of the package (`default` is Node's CommonJS interop object). */
 const EXPORTS: Record<Exclude<keyof typeof pkg, "default">, true> = {
-  McpClient: true, McpPool: true, isMcpError: true, toolNames: true, openAuthorizationPopup: true, browserStorage: true,
+  McpClient: true, McpPool: true, McpApp: true, isMcpError: true, toolNames: true, openAuthorizationPopup: true, browserStorage: true,
 };
 /** Every static member of McpClient. */
 const CLIENT_STATICS: Record<Exclude<keyof typeof pkg.McpClient, "prototype">, true> = {
@@ -297,6 +297,12 @@ async function everythingClient(): Promise<void> {
   for (const n of ["echo", "trigger-long-running-operation", "trigger-elicitation-request", "trigger-sampling-request", "get-roots-list"]) {
     check(names.has(n), `${where}: server-everything lists ${n}`);
   }
+  // MCP Apps: a tool without a ui:// view is refused with its code, before any DOM is touched
+  // (the views themselves are tested in Chromium, tests/browser/apps.test.mjs).
+  const App = tracked("McpApp", api.McpApp);
+  const notAnApp = await App.open(client, "echo", { container: { appendChild: () => undefined }, sandboxUrl: "http://127.0.0.1:9/mcp-app-sandbox.html" })
+    .then(() => "opened", (e: unknown) => (api.isMcpError(e) ? e.code : String(e)));
+  check(notAnApp === "NOT_AN_APP", `${where}: McpApp.open of a tool without a view: ${notAnApp}`);
   observe("M.Tool | undefined", `${where} getTool`, client.getTool("echo"));
   observe("M.Tool | undefined", `${where} getTool (unknown)`, client.getTool("no-such-tool"));
 

@@ -95,15 +95,14 @@ async function defaultServers() {
   const params = new URLSearchParams(location.search);
   const fromQuery = params.getAll("server").filter(Boolean).map((url) => ({ url, protocol: params.get("protocol") ?? "auto" }));
   let config = { servers: [], autoConnect: false };
-  if (fromQuery.length) config = { servers: fromQuery, autoConnect: true };
-  else {
-    try {
-      const r = await fetch("servers.json", { cache: "no-store" });
-      if (r.ok) config = await r.json();
-    } catch {
-      /* no defaults */
-    }
+  try {
+    const r = await fetch("servers.json", { cache: "no-store" });
+    if (r.ok) config = await r.json();
+  } catch {
+    /* no defaults */
   }
+  // Servers named in the query replace the defaults; the sandbox proxy's URL stays.
+  if (fromQuery.length) config = { ...config, servers: fromQuery, autoConnect: true };
   if (params.has("autoconnect")) config.autoConnect = params.get("autoconnect") !== "0";
   return config;
 }
@@ -128,6 +127,7 @@ async function main() {
     return;
   }
   const config = await defaultServers();
+  store.sandboxUrl = typeof config.sandboxUrl === "string" ? config.sandboxUrl : null;
   for (const s of config.servers ?? []) {
     const server = addServer(s);
     if (config.autoConnect) connectServer(server);

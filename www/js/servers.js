@@ -15,6 +15,7 @@ export const store = {
   roots: ["file:///tmp/mcp-playground"],
   shareRootsSilently: false, // set when the user ticks "without asking again" in the roots dialog
   traffic: null, // TrafficLog, set by app.js
+  sandboxUrl: null, // the MCP Apps sandbox proxy on its own origin (servers.json), set by app.js
   listeners: new Set(),
   changed(what, server) {
     for (const fn of this.listeners) fn(what, server);
@@ -72,7 +73,7 @@ export function addServer({ name, url, protocol = "auto", headers = {} }) {
 
 export const selectedServer = () => store.servers.find((s) => s.id === store.selected) ?? null;
 
-function logEvent(server, text) {
+export function logEvent(server, text) {
   server.events.push({ t: new Date().toLocaleTimeString(), text });
   if (server.events.length > MAX_EVENTS) server.events.shift();
 }
@@ -97,6 +98,8 @@ export async function connectServer(server) {
       clientInfo: { name: "mcp-edge-playground", version: "0.1.0" },
       // The library declares `elicitation.form` for a handler; this page also answers URL mode.
       capabilities: { elicitation: { form: {}, url: {} } },
+      // MCP Apps: tools with a ui:// view render it beside their result (tools-view.js).
+      extensions: { "io.modelcontextprotocol/ui": true },
       onTraffic: (record) => store.traffic?.add(server.name, record, server.headers),
       auth: authOptions(),
       onElicitation: (params, extra) => askElicitation(server.name, params, extra?.defaults),

@@ -1,13 +1,28 @@
 // The Tools tab: the tool list of the selected server (title, description, annotation badges, the
 // qualified `mcp__<server>__<tool>` name) and, per tool, a form generated from its inputSchema with
 // a raw-JSON mode, Call/Cancel, a progress bar fed by progress notifications, elapsed time and
-// the rendered result. Views are kept per tool so a running call survives switching tools.
+// the rendered result; a tool with an MCP Apps view (`_meta.ui.resourceUri`) shows that view beside
+// its result, in a sandboxed frame served from the sandbox proxy's origin, fed the call's input and
+// result; the view's own calls go through the same client (so they show in the traffic panel).
+// Views are kept per tool so a running call survives switching tools.
 // `entries` is a list of {server, tool}: a pool view can pass tools of every server.
 
 import { h, replace, pretty, formatMs, nextId } from "./dom.js";
 import { schemaForm, FormError } from "./schema-form.js";
 import { renderToolResult, renderError } from "./render.js";
-import { toolNames } from "../pkg/mcp_edge.js";
+import { toolNames, McpApp } from "../pkg/mcp_edge.js";
+import { store, logEvent } from "./servers.js";
+
+/** The tool's `ui://` view (MCP Apps `_meta.ui.resourceUri`, or the deprecated flat key). */
+const appUri = (tool) => {
+  const uri = tool._meta?.ui?.resourceUri ?? tool._meta?.["ui/resourceUri"];
+  return typeof uri === "string" && uri.startsWith("ui://") ? uri : null;
+};
+/** Who may use the tool (MCP Apps `_meta.ui.visibility`, default both). */
+const visibility = (tool) => {
+  const v = tool._meta?.ui?.visibility;
+  return Array.isArray(v) && v.every((x) => typeof x === "string") ? v : ["model", "app"];
+};
 
 const views = new Map(); // `${server.id}/${tool.name}` -> {key, json, element}
 let selectedKey = null;
@@ -40,6 +55,10 @@ export function annotationBadges(tool) {
   if (a.openWorldHint === true) out.push(["open world", "warn"]);
   if (a.openWorldHint === false) out.push(["closed world", ""]);
   if (tool.outputSchema) out.push(["output schema", ""]);
+  if (appUri(tool)) out.push(["app view", "ok"]);
+  const vis = visibility(tool);
+  if (!vis.includes("model")) out.push(["app only", "warn"]);
+  else if (!vis.includes("app") && appUri(tool)) out.push(["model only", ""]);
   return out.map(([label, tone]) => h(`span.badge${tone ? `.${tone}` : ""}`, {}, label));
 }
 
@@ -104,6 +123,54 @@ function buildDetail({ server, tool }, view) {
   const elapsed = h("output.elapsed", { "aria-label": "Elapsed time" });
   const runLine = h("div.run", { hidden: true }, progress, progressText, elapsed);
   const result = h("div.result-slot", { "aria-live": "polite" });
+  const appHolder = h("div.app-holder");
+  const appStatus = h("span.app-status", { "aria-live": "polite" });
+  const appClose = h("button.app-close", { type: "button" }, "Close view");
+  const appSlot = h("section.app-slot", { hidden: true, "aria-label": `App view of ${tool.name}` },
+    h("div.app-bar", {}, h("strong", {}, "App view"), " ", appStatus, appClose), appHolder);
+  const closeApp = async (reason) => {
+    const app = view.app;
+    view.app = null;
+    if (app) await app.teardown(reason).catch(() => app.close());
+    appSlot.hidden = true;
+    appSlot.classList.remove("fullscreen");
+  };
+  appClose.addEventListener("click", () => closeApp("closed by the user"));
+  const openApp = async (client) => {
+    await closeApp("the tool is called again");
+    replace(appStatus, "loading…");
+    appSlot.hidden = false;
+    try {
+      view.app = await McpApp.open(client, tool.name, {
+        container: appHolder,
+        sandboxUrl: store.sandboxUrl,
+        hostInfo: { name: "mcp-edge-playground", version: "0.1.0" },
+        hostContext: {
+          theme: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
+          availableDisplayModes: ["inline", "fullscreen"],
+          locale: navigator.language,
+          timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        },
+        onInitialized: (info) => { replace(appStatus, `ready (${info?.name ?? "view"})`); },
+        onDisplayMode: (mode) => {
+          appSlot.classList.toggle("fullscreen", mode === "fullscreen");
+          return mode;
+        },
+        onRequest: (req) => {
+          logEvent(server, `app view of ${tool.name}: ${req.method}${req.name ? ` ${req.name}` : ""}`);
+          store.changed("events", server);
+        },
+        onLog: (params) => { logEvent(server, `app view log: ${JSON.stringify(params.data ?? params)}`); store.changed("events", server); },
+        onDiagnostic: (text) => { logEvent(server, `app view: ${text}`); store.changed("events", server); },
+        onClose: () => { appSlot.hidden = true; },
+      });
+      appSlot.dataset.state = "open";
+    } catch (err) {
+      view.app = null;
+      replace(appStatus, `could not open the view: ${err.message}`);
+    }
+    return view.app;
+  };
   const formArea = h("div.form-area", {}, editor ? editor.element : h("p.hint", {}, `The schema could not be turned into a form (${formError?.message}); use raw JSON.`));
 
   const useRaw = (on) => {
@@ -174,6 +241,8 @@ function buildDetail({ server, tool }, view) {
     progress.max = 1;
     progressText.textContent = "waiting for the server…";
     replace(result);
+    const app = appUri(tool) && store.sandboxUrl ? await openApp(client) : null;
+    app?.toolInput(a);
     const started = performance.now();
     const tick = () => { elapsed.textContent = formatMs(performance.now() - started); };
     tick();
@@ -197,8 +266,10 @@ function buildDetail({ server, tool }, view) {
       progress.value = 1;
       progressText.textContent = r.isError ? "finished with isError" : "done";
       replace(result, renderToolResult(r, client.getTool(tool.name) ?? tool));
+      if (app && view.app === app) app.toolResult(r);
     } catch (err) {
       outcome = err?.code === "ABORTED" ? "cancelled" : "failed";
+      if (app && view.app === app) app.toolCancelled(err?.message ?? String(err));
       progressText.textContent = outcome === "cancelled" ? "cancelled" : "failed";
       replace(result, renderError(err));
     } finally {
@@ -222,7 +293,7 @@ function buildDetail({ server, tool }, view) {
     tool.description ? h("p.description", {}, tool.description) : null,
     form,
     runLine,
-    result,
+    h("div.result-and-app", {}, result, appSlot),
     h("details.schema", {}, h("summary", {}, "input schema"), h("pre.json", {}, pretty(tool.inputSchema ?? {})),
       tool.outputSchema ? [h("h4", {}, "output schema"), h("pre.json", {}, pretty(tool.outputSchema))] : null),
   );

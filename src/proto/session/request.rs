@@ -12,7 +12,7 @@ use super::{
 };
 use crate::proto::headers;
 use crate::proto::http::{mime, names, HttpRequest, Method};
-use crate::proto::jsonrpc::{codes, ErrorObject, Message, Notification, Request, Response};
+use crate::proto::jsonrpc::{codes, ErrorObject, Message, Notification, Request};
 
 /// Requests that execute nothing on the server: a broken response stream may re-issue them.
 const NON_EXECUTING: [&str; 9] = [
@@ -201,24 +201,14 @@ impl Session {
                     o.user_inputs_open = o.user_inputs_open.saturating_sub(1);
                     o.activity = now;
                 }
-                let msg = match answer {
-                    Ok(mut result) => {
-                        if let Some(t) = task {
-                            let related = serde_json::json!({ "taskId": t });
-                            put_meta(&mut result, super::META_RELATED_TASK, related);
-                        }
-                        Message::Response(Response {
-                            id,
-                            result,
-                            extra: Map::new(),
-                        })
+                let answer = answer.map(|mut result| {
+                    if let Some(t) = task {
+                        let related = serde_json::json!({ "taskId": t });
+                        put_meta(&mut result, super::META_RELATED_TASK, related);
                     }
-                    Err(error) => Message::Error(crate::proto::jsonrpc::ErrorResponse {
-                        id: Some(id),
-                        error,
-                        extra: Map::new(),
-                    }),
-                };
+                    result
+                });
+                let msg = Message::reply(id, answer);
                 let req = self.post(&msg, None);
                 self.new_exchange(Exchange::new(Purpose::Reply), req);
             }
