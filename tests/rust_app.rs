@@ -33,7 +33,7 @@ use wasm_bindgen_futures::spawn_local;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 mod e2e;
-use e2e::{auth_cc, auth_issuer, auth_py, everything, py, tasks2026};
+use e2e::{apps, auth_cc, auth_issuer, auth_py, everything, py, tasks2026};
 
 /// `fut`, or `None` when `ms` pass first (the future is then dropped).
 async fn within<T>(ms: u32, fut: impl Future<Output = T>) -> Option<T> {
@@ -771,4 +771,79 @@ async fn a_task_resolves_reports_its_status_and_resumes_by_id() {
     assert!(again.tasks().is_empty());
     again.close().await.ok();
     c.close().await.ok();
+}
+
+/// MCP Apps through the Rust API: the view of server-basic-vanillajs's `get-time` read into a
+/// bridge, driven as a host would (the view's messages in, the posts out), its own `tools/call`
+/// forwarded through the client, and a tool without a view refused by its code.
+#[wasm_bindgen_test]
+async fn apps_open_the_view_and_forward_its_calls_through_the_client() {
+    use mcp_edge::proto::apps::{AppError, BridgeEvent, BridgeState};
+    let options = ConnectOptions::new().extension("io.modelcontextprotocol/ui", json!(true));
+    let client = connect(&apps(), options).await;
+    let (declared, _) = client.extensions();
+    assert_eq!(
+        declared.get("io.modelcontextprotocol/ui"),
+        Some(&json!({"mimeTypes": ["text/html;profile=mcp-app"]}))
+    );
+    let mut bridge = client.open_app("get-time").await.expect("the view");
+    assert!(bridge
+        .document()
+        .starts_with("<!DOCTYPE html><meta http-equiv=\"Content-Security-Policy\""));
+    assert!(
+        bridge
+            .content_security_policy()
+            .contains("connect-src 'none'"),
+        "no csp declared: the default"
+    );
+    let posts = |b: &mut mcp_edge::proto::apps::AppBridge| {
+        std::iter::from_fn(|| b.poll_event())
+            .filter_map(|e| match e {
+                BridgeEvent::Post(t) => serde_json::from_str::<serde_json::Value>(&t).ok(),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    bridge.from_view(
+        r#"{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready","params":{}}"#,
+    );
+    assert_eq!(
+        posts(&mut bridge)[0]["method"],
+        "ui/notifications/sandbox-resource-ready"
+    );
+    bridge.from_view(r#"{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"appInfo":{"name":"v","version":"1"},"appCapabilities":{},"protocolVersion":"2026-01-26"}}"#);
+    bridge.from_view(r#"{"jsonrpc":"2.0","method":"ui/notifications/initialized"}"#);
+    assert_eq!(bridge.state(), BridgeState::Ready);
+    let init = posts(&mut bridge);
+    assert_eq!(
+        init[0]["result"]["hostContext"]["toolInfo"]["tool"]["name"],
+        "get-time"
+    );
+    bridge.from_view(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get-time","arguments":{}}}"#);
+    let (id, request) = std::iter::from_fn(|| bridge.poll_event())
+        .find_map(|e| match e {
+            BridgeEvent::Request { id, request } => Some((id, request)),
+            _ => None,
+        })
+        .expect("the view's call reaches the host");
+    let answer = client
+        .forward_view_request(&request)
+        .await
+        .expect("a server request");
+    bridge.answer(id, answer).unwrap();
+    let reply = posts(&mut bridge);
+    assert_eq!(reply[0]["id"], 2);
+    assert!(
+        reply[0]["result"]["structuredContent"]["time"].is_string(),
+        "{reply:?}"
+    );
+    let everything = connect(&everything(), ConnectOptions::new()).await;
+    assert!(matches!(
+        everything.open_app("echo").await,
+        Err(AppError::NotAnApp(t)) if t == "echo"
+    ));
+    assert!(matches!(
+        everything.open_app("no-such-tool").await,
+        Err(AppError::UnknownTool(_))
+    ));
 }

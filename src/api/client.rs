@@ -61,6 +61,14 @@ pub struct McpClient {
     client: Client,
 }
 
+impl McpClient {
+    /// The driver, for the crate's own layers over one client (`api::apps`).
+    #[cfg(feature = "apps")]
+    pub(crate) fn driver(&self) -> &Client {
+        &self.client
+    }
+}
+
 impl std::fmt::Debug for McpClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("McpClient")

@@ -80,6 +80,8 @@
 //!
 //! The pool runs on [`crate::pool::PoolDriver`], the same driver the JS `McpPool` wraps.
 
+#[cfg(feature = "apps")]
+pub(crate) mod apps;
 mod call;
 mod cancel;
 mod client;

@@ -7,7 +7,6 @@
 //! may refuse it.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde_json::{json, Map, Value};
@@ -20,14 +19,9 @@ use super::convert::{
     error_to_js, from_js, get, get_fn, get_string, invalid_argument, promise, to_js,
 };
 use super::glue;
-use crate::api::CallOptions;
 use crate::api::FetchClient as Client;
-use crate::proto::apps::{
-    read_app_resource, AppBridge, AppError, BridgeConfig, BridgeEvent, BridgeState, ToolUi,
-    ViewRequest,
-};
+use crate::proto::apps::{AppBridge, AppError, BridgeEvent, BridgeState, ViewRequest};
 use crate::proto::jsonrpc::ErrorObject;
-use crate::proto::session::ListKind;
 
 #[wasm_bindgen(module = "/src/js/apps.js")]
 extern "C" {
@@ -48,7 +42,11 @@ const TEARDOWN_WAIT_MS: u64 = 3_000;
 const MAX_HEIGHT: f64 = 800.0;
 
 fn app_error(e: &AppError) -> JsValue {
-    glue::make_mcp_error(e.code(), &e.to_string(), &JsValue::UNDEFINED)
+    match e {
+        // The protocol error with its details (status, rpcCode, ...).
+        AppError::Protocol(p) => error_to_js(p),
+        e => glue::make_mcp_error(e.code(), &e.to_string(), &JsValue::UNDEFINED),
+    }
 }
 
 /// A view error the host's callback gave (a thrown value, `false`, a rejected promise).
@@ -99,6 +97,13 @@ fn describe(e: &JsValue) -> String {
         .flatten()
         .or_else(|| e.as_string())
         .unwrap_or_else(|| "refused by the host".into())
+}
+
+impl Drop for Inner {
+    /// An `McpApp` freed while its view is up takes the frame (and its listener) with it.
+    fn drop(&mut self) {
+        self.frame_call("remove", &[]);
+    }
 }
 
 impl Inner {
@@ -177,19 +182,9 @@ impl Inner {
             }
             _ => {}
         }
-        let forward = |e: crate::proto::session::ProtocolError| match e {
-            crate::proto::session::ProtocolError::Rpc {
-                code,
-                message,
-                data,
-                ..
-            } => ErrorObject {
-                code,
-                message,
-                data,
-            },
-            e => refused(e.to_string()),
-        };
+        if let Some(answer) = crate::api::apps::forward(&self.client, request).await {
+            return answer;
+        }
         let callback = |name: &'static str, arg: JsValue| async move {
             match call_host(&self.options, name, &arg).await {
                 Ok(Some(v)) if v.as_bool() == Some(false) => Err(refused("refused by the host")),
@@ -199,19 +194,9 @@ impl Inner {
             }
         };
         match request {
-            ViewRequest::CallTool { name, arguments } => {
-                crate::api::call_tool(&self.client, name, arguments.clone(), CallOptions::new())
-                    .await
-                    .map_err(forward)
+            ViewRequest::CallTool { .. } | ViewRequest::ReadResource { .. } => {
+                Err(refused("not forwarded"))
             }
-            ViewRequest::ReadResource { uri } => crate::api::run(
-                &self.client,
-                "resources/read",
-                json!({ "uri": uri }),
-                CallOptions::new(),
-            )
-            .await
-            .map_err(forward),
             ViewRequest::OpenLink { url } => callback("onOpenLink", JsValue::from_str(url))
                 .await
                 .map(|_| json!({})),
@@ -238,14 +223,6 @@ pub struct McpApp {
     inner: Rc<Inner>,
 }
 
-/// The server tools' visibility, from the client's last tool list.
-fn visibility_map(tools: &Map<String, Value>) -> BTreeMap<String, crate::proto::apps::Visibility> {
-    tools
-        .iter()
-        .map(|(name, t)| (name.clone(), ToolUi::of_tool(t).visibility))
-        .collect()
-}
-
 #[wasm_bindgen]
 impl McpApp {
     /// Opens the view of `client`'s tool `toolName` in `options.container`, through the sandbox
@@ -261,57 +238,10 @@ impl McpApp {
             }
             let sandbox_url = get_string(&options, "sandboxUrl")?
                 .ok_or_else(|| invalid_argument("McpApp.open needs options.sandboxUrl"))?;
-            if !tools.borrow().contains_key(&tool_name) {
-                let listed = crate::api::list(&client, ListKind::Tools, None)
-                    .await
-                    .map_err(|e| error_to_js(&e))?;
-                let mut t = tools.borrow_mut();
-                for tool in listed["tools"].as_array().into_iter().flatten() {
-                    if let Some(name) = tool.get("name").and_then(Value::as_str) {
-                        t.insert(name.to_string(), tool.clone());
-                    }
-                }
-            }
-            let tool = tools.borrow().get(&tool_name).cloned().ok_or_else(|| {
-                glue::make_mcp_error(
-                    "UNKNOWN_TOOL",
-                    &format!("the server has no tool {tool_name:?}"),
-                    &JsValue::UNDEFINED,
-                )
-            })?;
-            let ui = ToolUi::of_tool(&tool);
-            let uri = ui.resource_uri.clone().ok_or_else(|| {
-                glue::make_mcp_error(
-                    "NOT_AN_APP",
-                    &format!("tool {tool_name:?} has no ui:// resource (_meta.ui.resourceUri)"),
-                    &JsValue::UNDEFINED,
-                )
-            })?;
-            let read = crate::api::run(
-                &client,
-                "resources/read",
-                json!({ "uri": uri }),
-                CallOptions::new(),
-            )
-            .await
-            .map_err(|e| error_to_js(&e))?;
-            // The list entry's `_meta.ui` is the base the content item's overrides; servers may
-            // leave UI resources out of the list, so a failed or missing lookup is no error.
-            let entry = crate::api::list(&client, ListKind::Resources, None)
+            let mut cfg = crate::api::apps::view_config(&client, &tool_name, &tools)
                 .await
-                .ok()
-                .and_then(|l| {
-                    l["resources"]
-                        .as_array()?
-                        .iter()
-                        .find(|r| r.get("uri").and_then(Value::as_str) == Some(uri.as_str()))
-                        .cloned()
-                });
-            let resource =
-                read_app_resource(&uri, entry.as_ref(), &read).map_err(|e| app_error(&e))?;
+                .map_err(|e| app_error(&e))?;
             let max_height = get(&options, "maxHeight").as_f64().unwrap_or(MAX_HEIGHT);
-            let mut cfg = BridgeConfig::new(resource, tool);
-            cfg.server_tools = visibility_map(&tools.borrow());
             cfg.open_links = get_fn(&options, "onOpenLink")?.is_some();
             cfg.messages = get_fn(&options, "onMessage")?.is_some()
                 || get_fn(&options, "onUpdateModelContext")?.is_some();

@@ -64,6 +64,19 @@ for (const [variant, urlVar] of [["vanillajs", "APPS_VANILLA_URL"], ["react", "A
       const height = await proxy.evaluate((f) => f.getBoundingClientRect().height);
       assert.ok(height > 40 && height <= 800, `frame height follows the view: ${height}`);
       await screenshot(p.page, `apps-${variant}`);
+      // The host context reached the view: the vanilla example applies the host's style
+      // variables (its README: applyHostStyleVariables); the React one keeps its own.
+      if (variant === "vanillajs") {
+        const applied = await view.locator("html").evaluate((el) => getComputedStyle(el).getPropertyValue("--color-text-primary").trim());
+        const pageText = await p.page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--text").trim());
+        assert.equal(applied, pageText, "the page's text colour is the view's --color-text-primary");
+      }
+      // Calling again replaces the view: the old frame is torn down and a new one comes up.
+      const firstFrame = await proxy.elementHandle();
+      await detail.getByRole("button", { name: "Call tool" }).click();
+      await p.page.waitForFunction((el) => !el.isConnected, firstFrame, { timeout: 10_000 });
+      await slot.locator(".app-status", { hasText: "ready" }).waitFor({ timeout: 20_000 });
+      assert.equal(await detail.locator("iframe.mcp-app-frame").count(), 1, "one view at a time");
       // Torn down: the frame goes, the slot hides.
       await detail.getByRole("button", { name: "Close view" }).click();
       await proxy.waitFor({ state: "detached", timeout: 10_000 });
@@ -93,9 +106,12 @@ test("a hostile view cannot reach the host page, an undeclared origin or tools i
       const requests = [];
       let resolveReport;
       const report = new Promise((r) => { resolveReport = r; });
+      const modes = [];
       const app = await m.McpApp.open(client, "hostile", {
         container: holder,
         sandboxUrl,
+        hostContext: { availableDisplayModes: ["inline", "fullscreen"] },
+        onDisplayMode: (mode) => { modes.push(mode); return mode; },
         onLog: (params) => resolveReport(params.data),
         onDiagnostic: (text) => diagnostics.push(text),
         onRequest: (req) => { requests.push(req.method + (req.name ? ` ${req.name}` : "")); },
@@ -110,7 +126,7 @@ test("a hostile view cannot reach the host page, an undeclared origin or tools i
       await app.teardown("done", { timeoutMs: 2000 });
       const extensions = client.extensions.client;
       await client.close();
-      return { data, diagnostics, requests, result, lagMs, csp, state: app.state, framesLeft: holder.childElementCount, extensions };
+      return { data, diagnostics, requests, result, lagMs, csp, state: app.state, framesLeft: holder.childElementCount, extensions, modes };
     }, url);
     assert.ok(out.data, "the view reported");
     const d = out.data;
@@ -123,7 +139,12 @@ test("a hostile view cannot reach the host page, an undeclared origin or tools i
     assert.equal(d.otherServer, -32602, "another server's tool is refused");
     assert.equal(d.appOnly, "app_only ran", "an app-visible tool runs");
     assert.equal(d.pingAfterFlood, "answered");
-    assert.deepEqual(out.requests, ["tools/call app_only"], "only the allowed call reached the host");
+    assert.deepEqual(d.input, { arguments: { x: 1 } }, "the view got the call's input");
+    assert.equal(d.result, "hostile ran", "and its result");
+    assert.equal(d.fullscreen, "fullscreen", "a mode both sides declared goes to the host");
+    assert.equal(d.pip, "fullscreen", "one the host does not offer answers the mode now in use");
+    assert.deepEqual(out.modes, ["fullscreen"], "the host saw only the offered mode");
+    assert.deepEqual(out.requests, ["tools/call app_only", "ui/request-display-mode"], "only the allowed requests reached the host");
     assert.ok(out.diagnostics.length > 0 && out.diagnostics.length <= 64, `diagnostics reported, bounded: ${out.diagnostics.length}`);
     assert.ok(out.lagMs < 1000, `host responsive: ${out.lagMs} ms`);
     assert.match(out.csp, /connect-src http:\/\/127\.0\.0\.1:\d+;/);

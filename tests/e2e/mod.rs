@@ -26,6 +26,9 @@ pub fn everything() -> String {
         option_env!("MCP_EDGE_EVERYTHING_URL"),
     )
 }
+pub fn apps() -> String {
+    url("MCP_EDGE_APPS_URL", option_env!("MCP_EDGE_APPS_URL"))
+}
 pub fn py() -> String {
     url("MCP_EDGE_PY2026_URL", option_env!("MCP_EDGE_PY2026_URL"))
 }

@@ -3,7 +3,7 @@
 # misbehaving fixture as a coprocess, and a second Python instance with the fault tools that count
 # executions) and exports their URLs for `option_env!` in the suites:
 # MCP_EDGE_EVERYTHING_URL, MCP_EDGE_PY2026_URL, MCP_EDGE_PY2026_ADMIN_URL, MCP_EDGE_PYFAULTS_URL,
-# MCP_EDGE_FIXTURE_URL,
+# MCP_EDGE_FIXTURE_URL, MCP_EDGE_APPS_URL (server-basic-vanillajs, MCP Apps),
 # MCP_EDGE_FIXTURE_NOCORS_URL, MCP_EDGE_FIXTURE_DEAD_URL; and the OAuth test servers
 # (tests/servers/auth/start.sh: the authorization server and protected servers of both eras; the
 # suites use the Python 2026 one) with the client-credentials client the authorization server
@@ -34,6 +34,10 @@ start_wasm_test_servers() {
   local i
   for i in $(seq 1 150); do grep -q '"port"' "$tasks2026_out" && break; sleep 0.1; done
   export MCP_EDGE_TASKS2026_URL="http://127.0.0.1:$(sed -nE '1s/.*"port":([0-9]+).*/\1/p' "$tasks2026_out")"
+  # The MCP Apps example server (a tool with a ui:// view), for the Rust API's app host.
+  tests/servers/apps/setup.sh >/dev/null
+  MCP_EDGE_APPS_URL=$(tests/servers/apps/start.sh vanillajs)
+  export MCP_EDGE_APPS_URL
   export MCP_EDGE_EVERYTHING_URL="$EVERYTHING_URL"
   export MCP_EDGE_PY2026_URL="$PY2026_URL"
   export MCP_EDGE_PY2026_ADMIN_URL="$PY2026_ADMIN_URL"
@@ -53,6 +57,7 @@ stop_wasm_test_servers() {
   if [ -n "${wasm_auth_servers_started:-}" ]; then tests/servers/auth/stop.sh >/dev/null 2>&1 || true; fi
   PY_SERVER_NAME=pyfaults tests/servers/python/stop.sh >/dev/null 2>&1 || true
   tests/servers/stop-all.sh >/dev/null 2>&1 || true
+  tests/servers/apps/stop.sh vanillajs >/dev/null 2>&1 || true
   if [ -n "${fixture_in:-}" ]; then exec {fixture_in}>&- 2>/dev/null || true; fi
   if [ -n "${fixture_pid:-}" ]; then kill "$fixture_pid" 2>/dev/null || true; fi
   if [ -n "${tasks2026_in:-}" ]; then exec {tasks2026_in}>&- 2>/dev/null || true; fi

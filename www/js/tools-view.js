@@ -18,6 +18,19 @@ const appUri = (tool) => {
   const uri = tool._meta?.ui?.resourceUri ?? tool._meta?.["ui/resourceUri"];
   return typeof uri === "string" && uri.startsWith("ui://") ? uri : null;
 };
+/** The page's look as MCP Apps style variables (ext-apps "Theming"), for views that follow it. */
+function pageStyleVariables() {
+  const root = getComputedStyle(document.documentElement);
+  const css = (name) => root.getPropertyValue(name).trim();
+  return {
+    "--color-background-primary": css("--panel"),
+    "--color-background-secondary": css("--bg"),
+    "--color-text-primary": css("--text"),
+    "--color-text-secondary": css("--muted"),
+    "--color-border-primary": css("--line"),
+    "--font-sans": getComputedStyle(document.body).fontFamily,
+  };
+}
 /** Who may use the tool (MCP Apps `_meta.ui.visibility`, default both). */
 const visibility = (tool) => {
   const v = tool._meta?.ui?.visibility;
@@ -147,6 +160,7 @@ function buildDetail({ server, tool }, view) {
         hostInfo: { name: "mcp-edge-playground", version: "0.1.0" },
         hostContext: {
           theme: matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
+          styles: { variables: pageStyleVariables() },
           availableDisplayModes: ["inline", "fullscreen"],
           locale: navigator.language,
           timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,

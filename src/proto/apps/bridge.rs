@@ -1026,6 +1026,51 @@ mod tests {
     }
 
     #[test]
+    fn partial_input_comes_before_the_input_and_never_after() {
+        let mut b = bridge(false);
+        b.tool_input_partial(json!({"q": "ab"})).unwrap();
+        assert!(
+            b.tool_result(json!({})).is_err(),
+            "no result before the input"
+        );
+        init(&mut b);
+        b.tool_input_partial(json!({"q": "abc"})).unwrap();
+        b.tool_input(json!({"q": "abcd"})).unwrap();
+        assert!(b.tool_input_partial(json!({})).is_err());
+        b.tool_cancelled("stopped").unwrap();
+        let sent: Vec<(String, Value)> = posts(&mut b)[1..]
+            .iter()
+            .map(|m| {
+                (
+                    m["method"].as_str().unwrap().to_string(),
+                    m["params"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            sent,
+            [
+                (
+                    "ui/notifications/tool-input-partial".into(),
+                    json!({"arguments": {"q": "ab"}})
+                ),
+                (
+                    "ui/notifications/tool-input-partial".into(),
+                    json!({"arguments": {"q": "abc"}})
+                ),
+                (
+                    "ui/notifications/tool-input".into(),
+                    json!({"arguments": {"q": "abcd"}})
+                ),
+                (
+                    "ui/notifications/tool-cancelled".into(),
+                    json!({"reason": "stopped"})
+                ),
+            ]
+        );
+    }
+
+    #[test]
     fn teardown_waits_for_the_views_answer() {
         let mut b = bridge(false);
         init(&mut b);

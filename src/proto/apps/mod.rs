@@ -16,7 +16,7 @@ pub use resource::{
 pub use tool_ui::{ToolUi, Visibility, UI_SCHEME};
 
 /// What the apps layer refuses.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum AppError {
     /// The URI is not a `ui://` URI.
@@ -31,6 +31,12 @@ pub enum AppError {
     InvalidState(String),
     /// The host answered a view request the bridge is not waiting for.
     UnknownRequest(u64),
+    /// The server lists no tool of that name.
+    UnknownTool(String),
+    /// The tool has no `ui://` view (`_meta.ui.resourceUri`).
+    NotAnApp(String),
+    /// Reading the tool or its view from the server failed.
+    Protocol(Box<crate::proto::session::ProtocolError>),
 }
 
 impl AppError {
@@ -42,6 +48,9 @@ impl AppError {
             | AppError::WrongMimeType(_)
             | AppError::TooLarge(_) => "INVALID_APP_RESOURCE",
             AppError::InvalidState(_) | AppError::UnknownRequest(_) => "INVALID_STATE",
+            AppError::UnknownTool(_) => "UNKNOWN_TOOL",
+            AppError::NotAnApp(_) => "NOT_AN_APP",
+            AppError::Protocol(e) => e.code(),
         }
     }
 }
@@ -63,6 +72,11 @@ impl std::fmt::Display for AppError {
             ),
             AppError::InvalidState(what) => write!(f, "{what}"),
             AppError::UnknownRequest(id) => write!(f, "no view request {id} is waiting"),
+            AppError::UnknownTool(t) => write!(f, "the server has no tool {t:?}"),
+            AppError::NotAnApp(t) => {
+                write!(f, "tool {t:?} has no ui:// view (_meta.ui.resourceUri)")
+            }
+            AppError::Protocol(e) => write!(f, "{e}"),
         }
     }
 }
