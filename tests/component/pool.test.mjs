@@ -203,3 +203,39 @@ describe("pool: a list change the server announces on a response stream", () => 
     }
   });
 });
+
+describe("pool: MCP Apps visibility through the WIT interface", () => {
+  let fixture;
+  let url;
+  before(async () => {
+    // The hostile-view fixture: tools visible to both, to the model only, to the app only.
+    const { child, line } = await startServerProcess("../servers/apps/hostile.mjs");
+    fixture = child;
+    url = `http://127.0.0.1:${JSON.parse(line).port}/mcp`;
+  });
+  after(() => fixture?.stdin.end());
+
+  test("no export lists an app-only tool, the bytes equal the JS McpPool's, and call refuses it", async () => {
+    const config = { mcpServers: { h: { url } } };
+    const c = Pool.create(JSON.stringify(config), {});
+    const js = new McpPool(config, {});
+    try {
+      assert.equal(byName(c.connectAll()).h.state, "connected");
+      await js.connectAll();
+      for (const format of FORMATS) {
+        const mine = c.tools(format);
+        const names = JSON.parse(mine).map((t) => t.name ?? t.function?.name);
+        assert.deepEqual(names, ["mcp__h__hostile", "mcp__h__model_only"], format);
+        assert.equal(mine, JSON.stringify(js.tools({ format })), `${format}: the same bytes as the JS pool`);
+      }
+      const r = JSON.parse(c.call("mcp__h__app_only", "{}", undefined));
+      assert.equal(r.isError, true, JSON.stringify(r));
+      assert.equal(r.error.code, "UNKNOWN_TOOL", JSON.stringify(r));
+      const ok = JSON.parse(c.call("mcp__h__model_only", "{}", undefined));
+      assert.equal(ok.content[0].text, "model_only ran", JSON.stringify(ok));
+    } finally {
+      c.close();
+      await js.close();
+    }
+  });
+});

@@ -15,7 +15,7 @@
 #      exports it writes for pool.test.mjs, the GET stream); then node --test, one file at a time,
 #      on wit.test.mjs (the component's world matches wit/), client.test.mjs (both eras through
 #      the WIT interface only), pool.test.mjs (the same export bytes as the JS McpPool and the
-#      wasmtime run; hanging and failing servers isolated), input.test.mjs (elicitation answered
+#      wasmtime run; hanging and failing servers isolated; app-only tools in no export), input.test.mjs (elicitation answered
 #      through host-input.mjs, both eras), stream.test.mjs (list_changed on the 2025 GET stream
 #      and 2026 subscriptions/listen) and auth.test.mjs (client credentials with a secret and
 #      ES256, DPoP, against the real provider); stop the servers (also on failure);
