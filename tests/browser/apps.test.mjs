@@ -189,3 +189,35 @@ test("the pool's exports list exactly the model-visible tools; toolInfo says whi
     await p.page.close();
   }
 });
+
+test("the playground goes fullscreen when a view asks, and back on close", async () => {
+  const url = `${env("HOSTILE_URL")}/mcp`;
+  const p = await openPlayground(browser.context, `?server=${encodeURIComponent(url)}`);
+  // The era probe's 400, the fixture's 405 to the optional GET stream, and the view's refused
+  // fetch are provoked on purpose.
+  p.expect(/status of 40[05]|Content Security Policy|Refused to connect|Failed to fetch|ERR_BLOCKED/);
+  try {
+    const name = await connected(p, url);
+    const detail = await openTool(p.page, name, "hostile");
+    // The badges say which tools a view may call and which the model may not see.
+    const badges = async (tool) => p.page.locator(`.tool-item[data-tool="${tool}"] .badge`).allInnerTexts();
+    assert.ok((await badges("app_only")).includes("app only"));
+    assert.ok((await badges("model_only")).includes("model only"));
+    await detail.getByRole("button", { name: "Call tool" }).click();
+    const slot = detail.locator(".app-slot");
+    // The hostile view asks for fullscreen once initialised; the playground grants it.
+    await p.page.waitForFunction(() => document.querySelector(".app-slot")?.classList.contains("fullscreen"), null, { timeout: 20_000 });
+    const box = await slot.boundingBox();
+    const viewport = p.page.viewportSize();
+    assert.ok(box.width >= viewport.width - 1 && box.height >= viewport.height - 1, `fullscreen covers the window: ${JSON.stringify(box)}`);
+    const frameBox = await detail.locator("iframe.mcp-app-frame").boundingBox();
+    assert.ok(frameBox.height >= viewport.height * 0.8, `the view fills it: ${JSON.stringify(frameBox)}`);
+    await screenshot(p.page, "apps-fullscreen");
+    await detail.getByRole("button", { name: "Close view" }).click();
+    await detail.locator("iframe.mcp-app-frame").waitFor({ state: "detached", timeout: 10_000 });
+    assert.equal(await slot.evaluate((el) => el.classList.contains("fullscreen")), false);
+    assert.deepEqual(p.unexpected(), []);
+  } finally {
+    await p.page.close();
+  }
+});

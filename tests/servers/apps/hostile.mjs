@@ -85,6 +85,8 @@ function serve(port, otherPort) {
     if (req.method === "OPTIONS") return send(204, "");
     if (url.pathname === "/declared") return counts.declared++, send(200, "ok", "text/plain");
     if (url.pathname === "/counts") return send(200, JSON.stringify(counts));
+    // No standing stream: GET is 405 (2025-11-25 "Listening for Messages from the Server").
+    if (url.pathname === "/mcp" && req.method === "GET") return send(405, "no GET stream", "text/plain");
     if (url.pathname !== "/mcp" || req.method !== "POST") return send(404, "not found", "text/plain");
     let body = "";
     for await (const chunk of req) {
