@@ -87,6 +87,20 @@ pub(crate) async fn forward(
 ) -> Option<Result<Value, ErrorObject>> {
     let result = match request {
         ViewRequest::CallTool { name, arguments } => {
+            // Visibility may have changed since the view opened (`list_changed`): the tool must
+            // still be the server's and still visible to apps ("Host MUST reject tools/call
+            // requests from apps for tools that don't include "app" in visibility").
+            match still_app_visible(client, name).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    return Some(Err(ErrorObject {
+                        code: crate::proto::jsonrpc::codes::INVALID_PARAMS,
+                        message: format!("tool {name:?} is no longer a tool this view may call"),
+                        data: None,
+                    }))
+                }
+                Err(e) => return Some(Err(rpc_error(e))),
+            }
             call::call_tool(client, name, arguments.clone(), CallOptions::new()).await
         }
         ViewRequest::ReadResource { uri } => {
@@ -100,7 +114,12 @@ pub(crate) async fn forward(
         }
         _ => return None,
     };
-    Some(result.map_err(|e| match e {
+    Some(result.map_err(rpc_error))
+}
+
+/// A failure as the view sees it: a server's JSON-RPC error as it was, anything else `-32000`.
+fn rpc_error(e: ProtocolError) -> ErrorObject {
+    match e {
         ProtocolError::Rpc {
             code,
             message,
@@ -115,7 +134,19 @@ pub(crate) async fn forward(
             message: e.to_string(),
             data: None,
         },
-    }))
+    }
+}
+
+/// Whether the server's current tool list (2026-07-28: cached under its own `ttlMs`) still has
+/// `name` with `"app"` visibility.
+async fn still_app_visible(client: &Client, name: &str) -> Result<bool, ProtocolError> {
+    let listed = call::list(client, ListKind::Tools, None).await?;
+    Ok(listed["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
+        .is_some_and(|t| ToolUi::of_tool(t).visibility.app))
 }
 
 impl McpClient {

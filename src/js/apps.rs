@@ -208,10 +208,13 @@ impl Inner {
                     .await
                     .map(|_| json!({}))
             }
+            // The bridge keeps the mode as it is unless the answer names one both sides
+            // declared: no callback, or an answer that is not such a mode, changes nothing.
             ViewRequest::RequestDisplayMode { mode } => {
-                let v = callback("onDisplayMode", JsValue::from_str(mode)).await?;
-                let mode = v.as_string().unwrap_or_else(|| mode.clone());
-                Ok(json!({ "mode": mode }))
+                match call_host(&self.options, "onDisplayMode", &JsValue::from_str(mode)).await {
+                    Ok(Some(v)) => Ok(json!({ "mode": v.as_string() })),
+                    Ok(None) | Err(_) => Ok(json!({})),
+                }
             }
         }
     }
@@ -324,6 +327,12 @@ impl McpApp {
             BridgeState::Closed => "closed",
         }
         .into()
+    }
+
+    /// How many diagnostics were counted but not reported (over 64).
+    #[wasm_bindgen(getter, js_name = droppedDiagnostics)]
+    pub fn dropped_diagnostics(&self) -> f64 {
+        self.inner.bridge.borrow().dropped_diagnostics() as f64
     }
 
     /// The Content-Security-Policy the view runs under.

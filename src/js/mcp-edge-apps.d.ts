@@ -51,9 +51,12 @@ export interface McpAppOptions {
   onMessage?(params: JsonObject): HostAnswer<unknown>;
   /** `ui/update-model-context`: context for the model's later turns (each replaces the last). */
   onUpdateModelContext?(params: JsonObject): HostAnswer<unknown>;
-  /** `ui/request-display-mode` for a mode both sides declared: resolve to the mode now in use. */
+  /**
+   * `ui/request-display-mode` for a mode both sides declared: resolve to the mode now in use.
+   * Anything else (or no callback) leaves the mode as it is, and the view is told so.
+   */
   onDisplayMode?(mode: string): HostAnswer<string>;
-  /** The view finished `ui/initialize` (its `appInfo`). */
+  /** The view is initialised (`ui/notifications/initialized`; its `appInfo`). */
   onInitialized?(appInfo: Json): void;
   /** `notifications/message` from the view (a log record). */
   onLog?(params: JsonObject): void;
@@ -79,6 +82,8 @@ export class McpApp {
   /** The sandbox proxy's iframe, until the view is closed. */
   readonly frame: AppFrameElement | undefined;
   readonly state: "awaiting-proxy" | "loading" | "initializing" | "ready" | "tearing-down" | "closed";
+  /** How many dropped or refused view messages were counted but not reported (beyond 64). */
+  readonly droppedDiagnostics: number;
   /** The Content-Security-Policy the view runs under (from `_meta.ui.csp`, checked). */
   readonly contentSecurityPolicy: string;
   /** Calls the tool with `args`, feeding the view the input, then the result (or `tool-cancelled`). */

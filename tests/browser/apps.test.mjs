@@ -92,7 +92,7 @@ test("a hostile view cannot reach the host page, an undeclared origin or tools i
   const url = `${env("HOSTILE_URL")}/mcp`;
   const p = await openPlayground(browser.context, "?autoconnect=0");
   // The view's CSP refusals and the flood's dropped messages are provoked on purpose.
-  p.expect(/Content Security Policy|Refused to connect|Failed to fetch|ERR_BLOCKED/);
+  p.expect(/Content Security Policy|Refused to connect|Refused to frame|Failed to fetch|ERR_BLOCKED/);
   try {
     const out = await p.page.evaluate(async (url) => {
       document.cookie = "host_secret=1; path=/";
@@ -118,6 +118,8 @@ test("a hostile view cannot reach the host page, an undeclared origin or tools i
       });
       const result = await app.run({ x: 1 });
       const data = await Promise.race([report, new Promise((r) => setTimeout(() => r(null), 20_000))]);
+      // The view then tries to navigate its frame to the undeclared origin.
+      await new Promise((r) => setTimeout(r, 1500));
       // The host's own event loop still turns promptly after the flood.
       const t0 = performance.now();
       await new Promise((r) => setTimeout(r, 0));
@@ -153,7 +155,7 @@ test("a hostile view cannot reach the host page, an undeclared origin or tools i
     assert.deepEqual(out.extensions["io.modelcontextprotocol/ui"], { mimeTypes: ["text/html;profile=mcp-app"] });
     // The undeclared origin saw nothing; the declared one got the view's request.
     const counts = await (await fetch(`${env("HOSTILE_URL")}/counts`)).json();
-    assert.equal(counts.undeclared, 0, "no request reached the undeclared origin");
+    assert.equal(counts.undeclared, 0, "no request reached the undeclared origin, by fetch or by navigating the view's frame");
     assert.equal(d.undeclared.startsWith("blocked"), true, d.undeclared);
     assert.ok(counts.declared >= 1, `the declared origin was reachable: ${JSON.stringify(counts)} ${d.declared}`);
   } finally {
@@ -195,7 +197,7 @@ test("the playground goes fullscreen when a view asks, and back on close", async
   const p = await openPlayground(browser.context, `?server=${encodeURIComponent(url)}`);
   // The era probe's 400, the fixture's 405 to the optional GET stream, and the view's refused
   // fetch are provoked on purpose.
-  p.expect(/status of 40[05]|Content Security Policy|Refused to connect|Failed to fetch|ERR_BLOCKED/);
+  p.expect(/status of 40[05]|Content Security Policy|Refused to connect|Refused to frame|Failed to fetch|ERR_BLOCKED/);
   try {
     const name = await connected(p, url);
     const detail = await openTool(p.page, name, "hostile");

@@ -79,7 +79,15 @@ const sandbox = http.createServer((req, res) => {
   }
   readFile(path.join(opts.root, "pkg", name)).then(
     (body) => {
-      res.writeHead(200, { "content-type": MIME[path.extname(name)], "cache-control": "no-store", "x-content-type-options": "nosniff" });
+      // Only the playground may frame the proxy. (The view's document inherits this policy;
+      // frame-ancestors does not apply to it.)
+      const page = `http://127.0.0.1:${server.address()?.port}`;
+      res.writeHead(200, {
+        "content-type": MIME[path.extname(name)],
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": `frame-ancestors ${page}`,
+      });
       res.end(body);
     },
     () => {

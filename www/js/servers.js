@@ -213,7 +213,11 @@ async function followNotifications(server, client, current) {
 function closeQuietly(server) {
   const client = server.client;
   server.client = null;
-  client?.close().catch(() => {});
+  // Its app views first (ui/resource-teardown needs the view, not the server), then the client.
+  const apps = [...(server.apps ?? [])];
+  server.apps?.clear();
+  Promise.all(apps.map((app) => app.teardown("the server disconnected").catch(() => app.close())))
+    .finally(() => client?.close().catch(() => {}));
 }
 
 export function disconnectServer(server) {

@@ -108,6 +108,12 @@ function detailFor(entry) {
   const json = JSON.stringify(entry.tool);
   let view = views.get(key);
   if (!view || (view.json !== json && !view.running)) {
+    // A changed tool gets a new detail: its open app view is torn down first (spec: before
+    // tearing down a view, for any reason).
+    if (view?.app) {
+      const old = view.app;
+      old.teardown("the tool changed").catch(() => old.close());
+    }
     view = { key, json, running: false };
     view.element = buildDetail(entry, view);
     views.set(key, view);
@@ -144,6 +150,7 @@ function buildDetail({ server, tool }, view) {
   const closeApp = async (reason) => {
     const app = view.app;
     view.app = null;
+    server.apps?.delete(app);
     if (app) await app.teardown(reason).catch(() => app.close());
     appSlot.hidden = true;
     appSlot.classList.remove("fullscreen");
@@ -179,6 +186,7 @@ function buildDetail({ server, tool }, view) {
         onClose: () => { appSlot.hidden = true; },
       });
       appSlot.dataset.state = "open";
+      (server.apps ??= new Set()).add(view.app);
     } catch (err) {
       view.app = null;
       replace(appStatus, `could not open the view: ${err.message}`);

@@ -26,6 +26,10 @@ pub const MAX_VIEW_MESSAGE_BYTES: usize = 4 << 20;
 /// How many view requests may wait for the host at once; more are refused.
 pub const MAX_PENDING_REQUESTS: usize = 32;
 
+/// How many times a sandbox proxy may load again before the bridge gives the view up (each
+/// reload sends the whole view again).
+pub const MAX_RELOADS: u32 = 16;
+
 /// How many diagnostics a bridge reports; later ones are only counted
 /// ([`AppBridge::dropped_diagnostics`]), so a flooding view cannot flood the host's log.
 pub const MAX_DIAGNOSTICS: usize = 64;
@@ -129,12 +133,10 @@ pub enum BridgeEvent {
         /// What the view asks.
         request: ViewRequest,
     },
-    /// The view finished `ui/initialize`: tool input and results now reach it.
+    /// The view sent `ui/notifications/initialized`: tool input and results now reach it.
     Initialized {
-        /// The view's `appInfo`.
+        /// The view's `appInfo` (from its `ui/initialize`).
         app_info: Value,
-        /// The view's `appCapabilities`.
-        app_capabilities: Value,
     },
     /// `notifications/message` from the view (its `params`).
     Log(Value),
@@ -159,8 +161,10 @@ pub struct BridgeConfig {
     /// Web hosts: the view is loaded through a sandbox proxy on another origin, which the bridge
     /// answers with `ui/notifications/sandbox-resource-ready`.
     pub sandbox_proxy: bool,
-    /// The view frame's `sandbox` attribute sent to the proxy (the proxy drops tokens outside its
-    /// safe set, `allow-top-navigation` among them).
+    /// The view frame's `sandbox` attribute sent to the proxy. mcp-edge's proxy keeps only
+    /// `allow-scripts`, `allow-forms`, `allow-popups` and `allow-modals`: never
+    /// `allow-same-origin` (every view would share the proxy's origin and could reach the
+    /// frames of other servers' views) nor any navigation of the top window.
     pub sandbox: String,
     /// `hostInfo` (`{name, version}`).
     pub host_info: Value,
@@ -174,8 +178,8 @@ pub struct BridgeConfig {
     pub server_tools: BTreeMap<String, Visibility>,
     /// Whether the host opens links (`hostCapabilities.openLinks`).
     pub open_links: bool,
-    /// Whether the host takes `ui/message`, `ui/update-model-context` (advertised as
-    /// capabilities only when true; refused otherwise).
+    /// Whether the host takes `ui/message` and `ui/update-model-context` (refused otherwise;
+    /// the 2026-01-26 host capabilities have no member for them).
     pub messages: bool,
 }
 
@@ -218,7 +222,12 @@ pub struct AppBridge {
     /// The call's notifications the view was sent (input, result), replayed to a reloaded view.
     delivered: Vec<(String, Value)>,
     stage: Stage,
-    pending: BTreeMap<u64, (RequestId, &'static str)>,
+    /// View requests the host has not answered: the view's id and method, and whether the view
+    /// that sent it is still the one loaded (a reloaded view's old requests still count against
+    /// [`MAX_PENDING_REQUESTS`] until answered, but their answers are dropped).
+    pending: BTreeMap<u64, (RequestId, &'static str, bool)>,
+    app_info: Value,
+    reloads: u32,
     next_id: u64,
     teardown_id: Option<RequestId>,
     app_modes: Option<Vec<String>>,
@@ -250,6 +259,8 @@ impl AppBridge {
             delivered: Vec::new(),
             stage: Stage::Nothing,
             pending: BTreeMap::new(),
+            app_info: Value::Null,
+            reloads: 0,
             next_id: 1,
             teardown_id: None,
             app_modes: None,
@@ -391,8 +402,18 @@ impl AppBridge {
                         // reloads it): a new view. Its requests start a new id space, so the old
                         // view's unanswered ones are dropped; what the old view was sent is
                         // replayed once the new one is initialised.
+                        self.reloads += 1;
+                        if self.reloads > MAX_RELOADS {
+                            self.diagnostic(format!(
+                                "the sandbox proxy loaded {} times: the view is closed",
+                                self.reloads + 1
+                            ));
+                            return self.close();
+                        }
                         self.diagnostic("the sandbox proxy reloaded: the view starts again".into());
-                        self.pending.clear();
+                        for entry in self.pending.values_mut() {
+                            entry.2 = false;
+                        }
                         let mut replay = std::mem::take(&mut self.delivered);
                         replay.append(&mut self.held);
                         self.held = replay;
@@ -426,6 +447,9 @@ impl AppBridge {
                     return;
                 }
                 self.state = BridgeState::Ready;
+                self.events.push_back(BridgeEvent::Initialized {
+                    app_info: self.app_info.clone(),
+                });
                 for (method, params) in std::mem::take(&mut self.held) {
                     self.deliver(&method, params);
                 }
@@ -491,13 +515,7 @@ impl AppBridge {
                     "hostCapabilities": self.host_capabilities(),
                     "hostContext": self.host_context(),
                 });
-                self.events.push_back(BridgeEvent::Initialized {
-                    app_info: params.get("appInfo").cloned().unwrap_or(Value::Null),
-                    app_capabilities: params
-                        .get("appCapabilities")
-                        .cloned()
-                        .unwrap_or(Value::Null),
-                });
+                self.app_info = params.get("appInfo").cloned().unwrap_or(Value::Null);
                 return self.reply(r.id, Ok(result));
             }
             _ if before_init => {
@@ -575,25 +593,10 @@ impl AppBridge {
             "ui/update-model-context" => ViewRequest::UpdateModelContext { params },
             "ui/request-display-mode" => {
                 let mode = params.get("mode").and_then(Value::as_str).unwrap_or("");
-                let current = self
-                    .cfg
-                    .host_context
-                    .get("displayMode")
-                    .cloned()
-                    .unwrap_or_else(|| Value::from("inline"));
-                let host_has = self
-                    .cfg
-                    .host_context
-                    .get("availableDisplayModes")
-                    .and_then(Value::as_array)
-                    .is_some_and(|a| a.iter().any(|m| m.as_str() == Some(mode)));
-                let app_has = self
-                    .app_modes
-                    .as_ref()
-                    .is_none_or(|a| a.iter().any(|m| m == mode));
-                if !host_has || !app_has {
+                if !self.mode_allowed(mode) {
                     // "If the requested mode is not available, Host SHOULD return the current
                     // display mode in the response."
+                    let current = self.current_mode();
                     return self.reply(r.id, Ok(json!({ "mode": current })));
                 }
                 ViewRequest::RequestDisplayMode {
@@ -617,35 +620,78 @@ impl AppBridge {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.pending.insert(id, (r.id, request.method()));
+        self.pending.insert(id, (r.id, request.method(), true));
         self.events.push_back(BridgeEvent::Request { id, request });
     }
 
     /// The host's answer to view request `id`: a result, or an error the view sees. A
     /// `ui/request-display-mode` answer also moves `displayMode` in the host context.
     pub fn answer(&mut self, id: u64, result: Result<Value, ErrorObject>) -> Result<(), AppError> {
-        let (view_id, method) = self
+        let (view_id, method, current) = self
             .pending
             .remove(&id)
             .ok_or(AppError::UnknownRequest(id))?;
-        if self.state == BridgeState::Closed {
+        if self.state == BridgeState::Closed || !current {
             return Ok(());
         }
-        if let (Ok(r), "ui/request-display-mode") = (&result, method) {
-            if let Some(mode) = r.get("mode").filter(|m| m.is_string()) {
-                self.cfg
-                    .host_context
-                    .insert("displayMode".into(), mode.clone());
-            }
-        }
+        let result = if method == "ui/request-display-mode" {
+            // "Host MUST return the resulting mode" and "MUST NOT switch the View to a display
+            // mode that does not appear in its appCapabilities.availableDisplayModes": a mode
+            // outside what both sides declared, or none, leaves the mode as it is.
+            let asked = result
+                .ok()
+                .and_then(|r| r.get("mode").and_then(Value::as_str).map(str::to_string));
+            let mode = match asked {
+                Some(m) if self.mode_allowed(&m) => {
+                    self.cfg
+                        .host_context
+                        .insert("displayMode".into(), Value::from(m.clone()));
+                    m
+                }
+                _ => self.current_mode(),
+            };
+            Ok(json!({ "mode": mode }))
+        } else {
+            result
+        };
         self.reply(view_id, result);
         Ok(())
+    }
+
+    fn current_mode(&self) -> String {
+        self.cfg
+            .host_context
+            .get("displayMode")
+            .and_then(Value::as_str)
+            .unwrap_or("inline")
+            .to_string()
+    }
+
+    /// Whether both sides declared `mode` (the view's `availableDisplayModes`, when it sent
+    /// them, and the host's).
+    fn mode_allowed(&self, mode: &str) -> bool {
+        let host_has = self
+            .cfg
+            .host_context
+            .get("availableDisplayModes")
+            .and_then(Value::as_array)
+            .is_some_and(|a| a.iter().any(|m| m.as_str() == Some(mode)));
+        host_has
+            && self
+                .app_modes
+                .as_ref()
+                .is_none_or(|a| a.iter().any(|m| m == mode))
     }
 
     fn send_or_hold(&mut self, method: &str, params: Value) {
         if self.state == BridgeState::Ready {
             self.deliver(method, params);
         } else {
+            if method.starts_with("ui/notifications/tool-input") {
+                // Held partial input is only ever the latest.
+                self.held
+                    .retain(|(m, _)| m != "ui/notifications/tool-input-partial");
+            }
             self.held.push((method.to_string(), params));
         }
     }
@@ -653,11 +699,14 @@ impl AppBridge {
     /// Sends one of the call's notifications, kept for a reloaded view (partial input is not
     /// replayed once the complete input went out).
     fn deliver(&mut self, method: &str, params: Value) {
-        if method == "ui/notifications/tool-input" {
-            self.delivered
-                .retain(|(m, _)| m != "ui/notifications/tool-input-partial");
+        if method.starts_with("ui/notifications/tool-") {
+            // A reloaded view gets the latest partial input at most, and none after the input.
+            if method.starts_with("ui/notifications/tool-input") {
+                self.delivered
+                    .retain(|(m, _)| m != "ui/notifications/tool-input-partial");
+            }
+            self.delivered.push((method.to_string(), params.clone()));
         }
-        self.delivered.push((method.to_string(), params.clone()));
         self.notify(method, params);
     }
 
@@ -690,6 +739,11 @@ impl AppBridge {
             "ui/notifications/tool-input"
         };
         self.open(method)?;
+        if !arguments.is_object() {
+            return Err(AppError::InvalidState(format!(
+                "{method}: the arguments must be an object"
+            )));
+        }
         if !matches!(self.stage, Stage::Nothing | Stage::Partial) {
             return Err(AppError::InvalidState(format!(
                 "{method} after the complete tool input was sent"
@@ -741,18 +795,22 @@ impl AppBridge {
         for (k, v) in &changes {
             self.cfg.host_context.insert(k.clone(), v.clone());
         }
-        if self.state == BridgeState::Ready && !changes.is_empty() {
-            self.notify(
-                "ui/notifications/host-context-changed",
-                Value::Object(changes),
-            );
+        // Before `ui/initialize` the changes are in its answer; between it and `initialized`
+        // they wait, then go as one notification each.
+        if !changes.is_empty() {
+            match self.state {
+                BridgeState::Ready => self.notify(
+                    "ui/notifications/host-context-changed",
+                    Value::Object(changes),
+                ),
+                BridgeState::Initializing => self.held.push((
+                    "ui/notifications/host-context-changed".into(),
+                    Value::Object(changes),
+                )),
+                _ => {}
+            }
         }
         Ok(())
-    }
-
-    /// Replaces the bound server's tool visibility (after a `list_changed`).
-    pub fn set_server_tools(&mut self, tools: BTreeMap<String, Visibility>) {
-        self.cfg.server_tools = tools;
     }
 
     /// Starts teardown: `ui/resource-teardown` to an initialised view (the bridge closes when it
@@ -760,7 +818,7 @@ impl AppBridge {
     /// once when the view never initialised.
     pub fn teardown(&mut self, reason: &str) {
         match self.state {
-            BridgeState::Initializing | BridgeState::Ready => {
+            BridgeState::Ready => {
                 let id = RequestId::String(format!("teardown-{}", self.next_id));
                 self.next_id += 1;
                 self.teardown_id = Some(id.clone());
@@ -772,7 +830,11 @@ impl AppBridge {
                 )));
             }
             BridgeState::TearingDown | BridgeState::Closed => {}
-            BridgeState::AwaitingProxy | BridgeState::Loading => self.close(),
+            // "The Host MUST NOT send any request or notification to the View before it
+            // receives an initialized notification": a view not initialised goes at once.
+            BridgeState::AwaitingProxy | BridgeState::Loading | BridgeState::Initializing => {
+                self.close()
+            }
         }
     }
 
@@ -1006,10 +1068,10 @@ mod tests {
         let p = posts(&mut b);
         assert_eq!(p[0]["method"], "ui/notifications/sandbox-resource-ready");
         assert_eq!(b.state(), BridgeState::Loading);
-        assert_eq!(
-            b.answer(waiting, Ok(json!({}))),
-            Err(AppError::UnknownRequest(waiting)),
-            "the old view's request is gone"
+        assert_eq!(b.answer(waiting, Ok(json!({}))), Ok(()));
+        assert!(
+            posts(&mut b).is_empty(),
+            "the old view's answer is not posted to the new view"
         );
         init(&mut b);
         let methods: Vec<String> = posts(&mut b)[1..]
@@ -1068,6 +1130,87 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn reloads_are_bounded_and_old_requests_still_count() {
+        let mut b = bridge(true);
+        let ready = r#"{"jsonrpc":"2.0","method":"ui/notifications/sandbox-proxy-ready"}"#;
+        b.from_view(ready);
+        init(&mut b);
+        for i in 0..MAX_PENDING_REQUESTS {
+            b.from_view(&format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"show"}}}}"#
+            ));
+        }
+        b.from_view(ready);
+        init(&mut b);
+        drain(&mut b);
+        b.from_view(r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"show"}}"#);
+        let p = posts(&mut b);
+        assert_eq!(
+            p[0]["error"]["code"],
+            codes::INTERNAL_ERROR,
+            "still 32 in flight: {p:?}"
+        );
+        for _ in 0..MAX_RELOADS {
+            b.from_view(ready);
+        }
+        assert_eq!(b.state(), BridgeState::Closed);
+    }
+
+    #[test]
+    fn context_changes_wait_for_initialized_and_display_modes_stay_declared() {
+        let mut b = bridge(false);
+        b.from_view(r#"{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{"appCapabilities":{"availableDisplayModes":["inline"]}}}"#);
+        drain(&mut b);
+        b.set_host_context([("theme".to_string(), json!("dark"))].into_iter().collect())
+            .unwrap();
+        assert!(posts(&mut b).is_empty(), "nothing before initialized");
+        b.tool_input(json!({})).unwrap();
+        assert!(b.tool_input_partial(json!(1)).is_err());
+        b.from_view(r#"{"jsonrpc":"2.0","method":"ui/notifications/initialized"}"#);
+        let ev = drain(&mut b);
+        assert!(matches!(ev[0], BridgeEvent::Initialized { .. }), "{ev:?}");
+        let methods: Vec<String> = ev
+            .iter()
+            .filter_map(|e| match e {
+                BridgeEvent::Post(t) => serde_json::from_str::<Value>(t).ok(),
+                _ => None,
+            })
+            .map(|m| m["method"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(
+            methods,
+            [
+                "ui/notifications/host-context-changed",
+                "ui/notifications/tool-input"
+            ]
+        );
+        // The view declared inline only: fullscreen is never asked of the host.
+        b.from_view(r#"{"jsonrpc":"2.0","id":2,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}"#);
+        assert_eq!(posts(&mut b)[0]["result"]["mode"], "inline");
+        // A host answer outside what both sides declared leaves the mode as it is.
+        let mut b = bridge(false);
+        init(&mut b);
+        drain(&mut b);
+        b.from_view(r#"{"jsonrpc":"2.0","id":3,"method":"ui/request-display-mode","params":{"mode":"fullscreen"}}"#);
+        let ev = drain(&mut b);
+        let BridgeEvent::Request { id, .. } = ev[0] else {
+            panic!("{ev:?}")
+        };
+        b.answer(id, Ok(json!({"mode": "pip"}))).unwrap();
+        assert_eq!(posts(&mut b)[0]["result"]["mode"], "inline");
+        assert_eq!(b.host_context()["displayMode"], Value::Null);
+    }
+
+    #[test]
+    fn teardown_before_initialized_closes_without_a_message() {
+        let mut b = bridge(false);
+        b.from_view(r#"{"jsonrpc":"2.0","id":1,"method":"ui/initialize","params":{}}"#);
+        drain(&mut b);
+        b.teardown("gone");
+        assert_eq!(drain(&mut b), vec![BridgeEvent::Closed]);
     }
 
     #[test]

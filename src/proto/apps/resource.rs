@@ -245,7 +245,7 @@ impl UiResourceMeta {
             return "default-src 'none'; script-src 'self' 'unsafe-inline'; \
                     style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
                     media-src 'self' data:; connect-src 'none'; frame-src 'none'; \
-                    object-src 'none'; base-uri 'self'"
+                    object-src 'none'; base-uri 'self'; form-action 'none'"
                 .to_string();
         };
         let with = |base: &str, extra: &[String], empty: &str| {
@@ -269,6 +269,8 @@ impl UiResourceMeta {
             format!("frame-src {}", with("", &csp.frame, "'none'")),
             "object-src 'none'".to_string(),
             format!("base-uri {}", with("", &csp.base_uri, "'self'")),
+            // A form may not carry the view off to an undeclared origin.
+            "form-action 'none'".to_string(),
         ]
         .join("; ")
     }
@@ -344,10 +346,10 @@ pub fn read_app_resource(
         .get("contents")
         .and_then(Value::as_array)
         .ok_or_else(|| AppError::InvalidResource("no \"contents\" array".into()))?;
+    // "uri: Matching UI resource URI": an item for another URI is not this view.
     let item = contents
         .iter()
         .find(|c| c.get("uri").and_then(Value::as_str) == Some(uri))
-        .or_else(|| contents.first().filter(|_| contents.len() == 1))
         .ok_or_else(|| AppError::InvalidResource(format!("no content item for {uri}")))?;
     let mime = item.get("mimeType").and_then(Value::as_str).unwrap_or("");
     if !is_app_mime_type(mime) {
@@ -467,7 +469,8 @@ mod tests {
         let p = m.content_security_policy();
         assert!(p.contains("connect-src https://api.x.com;"), "{p}");
         assert!(p.contains("script-src 'self' 'unsafe-inline' https://cdn.x.com;"));
-        assert!(p.contains("frame-src 'none'") && p.ends_with("base-uri 'self'"));
+        assert!(p.contains("frame-src 'none'") && p.contains("base-uri 'self'"));
+        assert!(p.ends_with("form-action 'none'") && d.ends_with("form-action 'none'"));
         assert!(!p.contains("a.com"));
         assert_eq!(m.permissions.allow_attribute(), "camera; clipboard-write");
         assert_eq!(m.prefers_border, Some(true));
@@ -531,6 +534,12 @@ mod tests {
         ));
         assert!(matches!(
             read_app_resource("ui://s/v", None, &json!({"contents": []})),
+            Err(AppError::InvalidResource(_))
+        ));
+        let other =
+            json!({"contents": [{"uri": "ui://s/other", "mimeType": APP_MIME_TYPE, "text": "x"}]});
+        assert!(matches!(
+            read_app_resource("ui://s/v", None, &other),
             Err(AppError::InvalidResource(_))
         ));
     }
