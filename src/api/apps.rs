@@ -93,11 +93,10 @@ pub(crate) async fn forward(
             match still_app_visible(client, name).await {
                 Ok(true) => {}
                 Ok(false) => {
-                    return Some(Err(ErrorObject {
-                        code: crate::proto::jsonrpc::codes::INVALID_PARAMS,
-                        message: format!("tool {name:?} is no longer a tool this view may call"),
-                        data: None,
-                    }))
+                    return Some(Err(ErrorObject::new(
+                        crate::proto::jsonrpc::codes::INVALID_PARAMS,
+                        format!("tool {name:?} is no longer a tool this view may call"),
+                    )))
                 }
                 Err(e) => return Some(Err(rpc_error(e))),
             }
@@ -129,11 +128,7 @@ fn rpc_error(e: ProtocolError) -> ErrorObject {
             message,
             data,
         },
-        e => ErrorObject {
-            code: -32000,
-            message: e.to_string(),
-            data: None,
-        },
+        e => ErrorObject::new(-32000, e.to_string()),
     }
 }
 

@@ -16,7 +16,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::client::McpClient;
 use super::convert::{
-    error_to_js, from_js, get, get_fn, get_string, invalid_argument, promise, to_js,
+    describe, error_to_js, from_js, get, get_fn, get_string, invalid_argument, promise, settle_js,
+    to_js,
 };
 use super::glue;
 use crate::api::FetchClient as Client;
@@ -25,6 +26,18 @@ use crate::proto::jsonrpc::ErrorObject;
 
 #[wasm_bindgen(module = "/src/js/apps.js")]
 extern "C" {
+    /// The handle `mountAppFrame` returns: the proxy's iframe and what the bridge does to it.
+    #[derive(Clone)]
+    type AppFrame;
+    #[wasm_bindgen(method)]
+    fn post(this: &AppFrame, text: &str);
+    #[wasm_bindgen(method)]
+    fn height(this: &AppFrame, px: f64);
+    #[wasm_bindgen(method)]
+    fn remove(this: &AppFrame);
+    #[wasm_bindgen(method, getter)]
+    fn frame(this: &AppFrame) -> JsValue;
+
     #[wasm_bindgen(js_name = mountAppFrame, catch)]
     fn mount_app_frame(
         container: &JsValue,
@@ -32,7 +45,7 @@ extern "C" {
         allow: &str,
         max_height: f64,
         receive: &js_sys::Function,
-    ) -> Result<JsValue, JsValue>;
+    ) -> Result<AppFrame, JsValue>;
 }
 
 /// How long `teardown()` waits for the view's answer by default.
@@ -51,11 +64,7 @@ fn app_error(e: &AppError) -> JsValue {
 
 /// A view error the host's callback gave (a thrown value, `false`, a rejected promise).
 fn refused(message: impl Into<String>) -> ErrorObject {
-    ErrorObject {
-        code: -32000,
-        message: message.into(),
-        data: None,
-    }
+    ErrorObject::new(-32000, message)
 }
 
 /// The frame's message callback into the bridge.
@@ -66,7 +75,7 @@ struct Inner {
     client: Client,
     tool: String,
     options: JsValue,
-    frame: RefCell<Option<JsValue>>,
+    frame: RefCell<Option<AppFrame>>,
     /// Resolves `teardown()` once the bridge closes.
     on_closed: RefCell<Vec<js_sys::Function>>,
     receive: RefCell<Option<Receiver>>,
@@ -83,37 +92,26 @@ async fn call_host(
     let Ok(Some(f)) = get_fn(options, name) else {
         return Ok(None);
     };
-    let v = f.call1(&JsValue::NULL, arg).map_err(|e| describe(&e))?;
-    let v = match v.dyn_into::<js_sys::Promise>() {
-        Ok(p) => JsFuture::from(p).await.map_err(|e| describe(&e))?,
-        Err(v) => v,
-    };
-    Ok(Some(v))
-}
-
-fn describe(e: &JsValue) -> String {
-    get_string(e, "message")
-        .ok()
-        .flatten()
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "refused by the host".into())
+    settle_js(f.call1(&JsValue::NULL, arg), "refused by the host")
+        .await
+        .map(Some)
 }
 
 impl Drop for Inner {
     /// An `McpApp` freed while its view is up takes the frame (and its listener) with it.
     fn drop(&mut self) {
-        self.frame_call("remove", &[]);
+        if let Some(frame) = self.frame.get_mut().take() {
+            frame.remove();
+        }
     }
 }
 
 impl Inner {
-    fn frame_call(&self, method: &str, args: &[JsValue]) {
+    /// Does `f` to the frame while it is mounted (the borrow ends before any JS runs back in).
+    fn with_frame(&self, f: impl FnOnce(&AppFrame)) {
         let frame = self.frame.borrow().clone();
-        let Some(frame) = frame else { return };
-        if let Ok(f) = js_sys::Reflect::get(&frame, &JsValue::from_str(method)) {
-            if let Ok(f) = f.dyn_into::<js_sys::Function>() {
-                let _ = f.apply(&frame, &args.iter().collect::<js_sys::Array>());
-            }
+        if let Some(frame) = frame {
+            f(&frame);
         }
     }
 
@@ -132,7 +130,7 @@ impl Inner {
             let ev = self.bridge.borrow_mut().poll_event();
             let Some(ev) = ev else { break };
             match ev {
-                BridgeEvent::Post(text) => self.frame_call("post", &[JsValue::from_str(&text)]),
+                BridgeEvent::Post(text) => self.with_frame(|f| f.post(&text)),
                 BridgeEvent::Request { id, request } => {
                     let this = self.clone();
                     wasm_bindgen_futures::spawn_local(async move {
@@ -147,7 +145,7 @@ impl Inner {
                 BridgeEvent::Log(params) => self.notify_host("onLog", to_js(&params)),
                 BridgeEvent::SizeChanged { width, height } => {
                     if let Some(h) = height {
-                        self.frame_call("height", &[JsValue::from_f64(h)]);
+                        self.with_frame(|f| f.height(h));
                     }
                     self.notify_host(
                         "onSizeChange",
@@ -155,8 +153,10 @@ impl Inner {
                     );
                 }
                 BridgeEvent::Closed => {
-                    self.frame_call("remove", &[]);
-                    self.frame.borrow_mut().take();
+                    let frame = self.frame.borrow_mut().take();
+                    if let Some(frame) = frame {
+                        frame.remove();
+                    }
                     self.receive.borrow_mut().take();
                     for f in self.on_closed.borrow_mut().drain(..) {
                         let _ = f.call0(&JsValue::NULL);
@@ -218,6 +218,16 @@ impl Inner {
             }
         }
     }
+}
+
+/// `toolUi(tool)`: what a tool object says about its MCP Apps view, `{resourceUri, visibility}`,
+/// read as the exports and `McpApp` read it (`_meta.ui`, the deprecated flat key, the default
+/// visibility), for hosts that show which tools have a view.
+#[wasm_bindgen(js_name = toolUi, skip_typescript)]
+pub fn tool_ui(tool: JsValue) -> Result<JsValue, JsValue> {
+    Ok(to_js(
+        &crate::proto::apps::ToolUi::of_tool(&from_js(&tool)?).to_json(),
+    ))
 }
 
 /// A server's view (MCP Apps) mounted in the page; see the TypeScript declarations.
@@ -297,7 +307,11 @@ impl McpApp {
                 receive.as_ref().unchecked_ref(),
             )
             .map_err(|e| {
-                glue::make_mcp_error("INVALID_ARGUMENT", &describe(&e), &JsValue::UNDEFINED)
+                glue::make_mcp_error(
+                    "INVALID_ARGUMENT",
+                    &describe(&e, "refused by the host"),
+                    &JsValue::UNDEFINED,
+                )
             })?;
             *inner.frame.borrow_mut() = Some(frame);
             *inner.receive.borrow_mut() = Some(receive);
@@ -312,7 +326,7 @@ impl McpApp {
             .frame
             .borrow()
             .as_ref()
-            .map_or(JsValue::UNDEFINED, |f| get(f, "frame"))
+            .map_or(JsValue::UNDEFINED, AppFrame::frame)
     }
 
     /// `"awaiting-proxy" | "loading" | "initializing" | "ready" | "tearing-down" | "closed"`.

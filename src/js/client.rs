@@ -8,10 +8,10 @@ use std::rc::Rc;
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{
-    error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, promise, to_js,
+    describe, error_to_js, from_js, get, get_fn, get_ms, get_string, invalid_argument, promise,
+    settle_js, to_js,
 };
 use super::glue;
 use crate::api::FetchClient as Client;
@@ -112,29 +112,12 @@ async fn call_handler(
     params: Value,
     extra: Value,
 ) -> Result<Value, ErrorObject> {
-    let failed = |message: String| ErrorObject {
-        code: crate::proto::jsonrpc::codes::INTERNAL_ERROR,
-        message,
-        data: None,
-    };
-    let out = f
-        .call2(&JsValue::NULL, &to_js(&params), &to_js(&extra))
-        .map_err(|e| failed(describe(&e)))?;
-    let value = match out.dyn_ref::<js_sys::Promise>() {
-        Some(p) => JsFuture::from(p.clone())
-            .await
-            .map_err(|e| failed(describe(&e)))?,
-        None => out,
-    };
-    from_js(&value).map_err(|e| failed(describe(&e)))
-}
-
-fn describe(e: &JsValue) -> String {
-    get_string(e, "message")
-        .ok()
-        .flatten()
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "handler failed".into())
+    let failed =
+        |message: String| ErrorObject::new(crate::proto::jsonrpc::codes::INTERNAL_ERROR, message);
+    const FAILED: &str = "handler failed";
+    let called = f.call2(&JsValue::NULL, &to_js(&params), &to_js(&extra));
+    let value = settle_js(called, FAILED).await.map_err(failed)?;
+    from_js(&value).map_err(|e| failed(describe(&e, FAILED)))
 }
 
 /// The JS `onElicitation` / `onSampling` / `onRoots` functions as input handlers.

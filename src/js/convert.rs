@@ -16,6 +16,31 @@ pub fn promise(
     wasm_bindgen_futures::future_to_promise(f)
 }
 
+/// What a call of a host's JS function gave (`f.call1(..)`, `f.call2(..)`), with the promise it
+/// may have returned awaited; a throw or a rejection is its message ([`describe`], `otherwise`
+/// when it has none). The input handlers and the app host call through it.
+pub async fn settle_js(
+    called: Result<JsValue, JsValue>,
+    otherwise: &str,
+) -> Result<JsValue, String> {
+    let out = called.map_err(|e| describe(&e, otherwise))?;
+    match out.dyn_ref::<js_sys::Promise>() {
+        Some(p) => wasm_bindgen_futures::JsFuture::from(p.clone())
+            .await
+            .map_err(|e| describe(&e, otherwise)),
+        None => Ok(out),
+    }
+}
+
+/// What a thrown JS value says: an error's `message`, a thrown string, else `otherwise`.
+pub fn describe(e: &JsValue, otherwise: &str) -> String {
+    get_string(e, "message")
+        .ok()
+        .flatten()
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| otherwise.into())
+}
+
 /// JSON value -> plain JS value: objects, not `Map`s; every number (`u64` and `i64` too) a JS
 /// number.
 ///

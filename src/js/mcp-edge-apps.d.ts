@@ -24,6 +24,16 @@ export interface AppFrameElement { readonly contentWindow: unknown; getAttribute
 /** A host callback's answer: a value, or a promise of one; `false` (or a throw) refuses. */
 type HostAnswer<T> = T | false | Promise<T | false>;
 
+/** What a tool says about its MCP Apps view (`_meta.ui`): the `ui://` resource and who may use it. */
+export interface ToolUi { resourceUri: string | null; visibility: Array<"model" | "app"> }
+
+/**
+ * Reads a tool object's `_meta.ui` as the exports and `McpApp` do: `resourceUri` from
+ * `_meta.ui.resourceUri` or the deprecated `_meta["ui/resourceUri"]` (only a `ui://` URI counts),
+ * `visibility` defaulting to both.
+ */
+export function toolUi(tool: Tool): ToolUi;
+
 /** Options of `McpApp.open` (MCP Apps, ext-apps `specification/2026-01-26/apps.mdx`). */
 export interface McpAppOptions {
   /** Where the frame goes. */

@@ -16,7 +16,7 @@ mod names;
 mod pool;
 
 #[cfg(feature = "apps")]
-pub use apps::McpApp;
+pub use apps::{tool_ui, McpApp};
 pub use browser::{browser_storage, open_authorization_popup};
 pub use client::{is_mcp_error, McpClient};
 #[cfg(feature = "pool")]

@@ -340,6 +340,15 @@ impl Message {
 }
 
 impl ErrorObject {
+    /// An error with no `data`.
+    pub fn new(code: i64, message: impl Into<String>) -> ErrorObject {
+        ErrorObject {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
     fn from_value(v: Value) -> Result<Self, JsonRpcError> {
         let Value::Object(mut o) = v else {
             return Err(JsonRpcError::InvalidErrorObject);

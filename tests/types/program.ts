@@ -26,7 +26,7 @@ import { writeFileSync } from "node:fs";
 
 /** Every value export of the package (`default` is Node's CommonJS interop object). */
 const EXPORTS: Record<Exclude<keyof typeof pkg, "default">, true> = {
-  McpClient: true, McpPool: true, McpApp: true, isMcpError: true, toolNames: true, openAuthorizationPopup: true, browserStorage: true,
+  McpClient: true, McpPool: true, McpApp: true, toolUi: true, isMcpError: true, toolNames: true, openAuthorizationPopup: true, browserStorage: true,
 };
 /** Every static member of McpClient. */
 const CLIENT_STATICS: Record<Exclude<keyof typeof pkg.McpClient, "prototype">, true> = {
@@ -299,6 +299,8 @@ async function everythingClient(): Promise<void> {
   }
   // MCP Apps: a tool without a ui:// view is refused with its code, before any DOM is touched
   // (the views themselves are tested in Chromium, tests/browser/apps.test.mjs).
+  const ui: M.ToolUi = api.toolUi(tools.find((t) => t.name === "echo")!);
+  check(ui.resourceUri === null && ui.visibility.join() === "model,app", `${where}: toolUi of a tool without a view: ${JSON.stringify(ui)}`);
   const App = tracked("McpApp", api.McpApp);
   const notAnApp = await App.open(client, "echo", { container: { appendChild: () => undefined }, sandboxUrl: "http://127.0.0.1:9/mcp-app-sandbox.html" })
     .then(() => "opened", (e: unknown) => (api.isMcpError(e) ? e.code : String(e)));

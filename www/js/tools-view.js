@@ -10,14 +10,11 @@
 import { h, replace, pretty, formatMs, nextId } from "./dom.js";
 import { schemaForm, FormError } from "./schema-form.js";
 import { renderToolResult, renderError } from "./render.js";
-import { toolNames, McpApp } from "../pkg/mcp_edge.js";
+import { toolNames, toolUi, McpApp } from "../pkg/mcp_edge.js";
 import { store, logEvent } from "./servers.js";
 
-/** The tool's `ui://` view (MCP Apps `_meta.ui.resourceUri`, or the deprecated flat key). */
-const appUri = (tool) => {
-  const uri = tool._meta?.ui?.resourceUri ?? tool._meta?.["ui/resourceUri"];
-  return typeof uri === "string" && uri.startsWith("ui://") ? uri : null;
-};
+/** The tool's `ui://` view (MCP Apps), read by the library. */
+const appUri = (tool) => toolUi(tool).resourceUri;
 /** The page's look as MCP Apps style variables (ext-apps "Theming"), for views that follow it. */
 function pageStyleVariables() {
   const root = getComputedStyle(document.documentElement);
@@ -31,11 +28,8 @@ function pageStyleVariables() {
     "--font-sans": getComputedStyle(document.body).fontFamily,
   };
 }
-/** Who may use the tool (MCP Apps `_meta.ui.visibility`, default both). */
-const visibility = (tool) => {
-  const v = tool._meta?.ui?.visibility;
-  return Array.isArray(v) && v.every((x) => typeof x === "string") ? v : ["model", "app"];
-};
+/** Who may use the tool (MCP Apps `_meta.ui.visibility`, default both), read by the library. */
+const visibility = (tool) => toolUi(tool).visibility;
 
 const views = new Map(); // `${server.id}/${tool.name}` -> {key, json, element}
 let selectedKey = null;

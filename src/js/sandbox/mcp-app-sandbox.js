@@ -24,8 +24,9 @@
   const toHost = (message) => globalThis.parent.postMessage(message, host);
   const load = (p) => {
     // This document's frame-src decides where the view's frame may navigate (and the view's
-    // document inherits it): only the origins the view declared for frames, else nowhere.
-    const frames = Array.isArray(p.csp?.frameDomains) ? p.csp.frameDomains.filter((d) => typeof d === "string" && /^[a-z]+:\/\/[^\s;,'"]+$/i.test(d)) : [];
+    // document inherits it): only the origins the view declared for frames, else nowhere. The
+    // host checked them (src/proto/apps/resource.rs), and a policy can only narrow.
+    const frames = Array.isArray(p.csp?.frameDomains) ? p.csp.frameDomains.filter((d) => typeof d === "string") : [];
     const policy = document.createElement("meta");
     policy.httpEquiv = "Content-Security-Policy";
     policy.content = `frame-src ${frames.length ? frames.join(" ") : "'none'"}`;

@@ -235,14 +235,6 @@ pub struct AppBridge {
     dropped_diagnostics: u64,
 }
 
-fn error(code: i64, message: impl Into<String>) -> ErrorObject {
-    ErrorObject {
-        code,
-        message: message.into(),
-        data: None,
-    }
-}
-
 impl AppBridge {
     /// A bridge for one view.
     pub fn new(cfg: BridgeConfig) -> AppBridge {
@@ -488,7 +480,7 @@ impl AppBridge {
         );
         let refuse = |this: &mut Self, code: i64, why: String| {
             this.diagnostic(format!("{} refused: {why}", r.method));
-            this.reply(r.id.clone(), Err(error(code, why)));
+            this.reply(r.id.clone(), Err(ErrorObject::new(code, why)));
         };
         if self.state == BridgeState::TearingDown {
             return refuse(
