@@ -177,6 +177,11 @@ fn typed_errors_for_bad_entries() {
             "CONFIG_FIELD",
         ),
         (
+            json!({"url": "https://a", "callTimeoutMs": 3_600_001}),
+            "callTimeoutMs",
+            "CONFIG_FIELD",
+        ),
+        (
             json!({"url": "https://a", "category": "admin"}),
             "category",
             "CONFIG_FIELD",

@@ -23,7 +23,9 @@ use mcp_edge::pool::{
 };
 use mcp_edge::proto::auth::AuthConfig;
 use mcp_edge::proto::session::{Era, ListKind, ProtocolError, ServerInfo, SessionConfig};
+use mcp_edge::tools::deferral::{meta_tools, DeferMode, ToolSearchConfig};
 use mcp_edge::tools::registry::ToolEvent;
+use mcp_edge::tools::search::SearchOptions;
 use mcp_edge::tools::ExportFormat;
 use serde_json::{json, Value};
 
@@ -755,7 +757,7 @@ fn a_server_that_dies_after_connecting_leaves_the_exports_and_is_reconnected_wit
 }
 
 #[test]
-fn a_lost_session_or_stream_is_checked_and_a_dead_server_reconnected_within_its_budget() {
+fn a_lost_session_or_stream_is_checked_and_a_dead_server_recovers_on_its_own() {
     let mut options = DriverOptions::default();
     options.pool.backoff.max_retries = 2;
     let s = setup(
@@ -772,16 +774,72 @@ fn a_lost_session_or_stream_is_checked_and_a_dead_server_reconnected_within_its_
         .run_until(|| state_is(&s, "live", ServerState::Failed), 2_000);
     assert_eq!(state(&s, "live"), ServerState::Failed);
     assert!(names(&s).is_empty());
-    // Every reconnect fails now: after the streak's budget, retries stop (gave up).
+    // Every reconnect fails now: after the streak's two fast retries, the slow ones follow.
     s.scripts_fail("live");
     s.exec
-        .run_until(|| s.driver.status().servers[0].gave_up, 600_000);
-    let st = &s.driver.status().servers[0];
-    assert!(st.gave_up && st.next_retry_at.is_none(), "{st:?}");
+        .run_until(|| s.driver.status().servers[0].slow_retry, 600_000);
+    let st = s.driver.status().servers[0].clone();
+    assert!(!st.gave_up && st.next_retry_at.is_some(), "{st:?}");
     assert_eq!(
         s.connects.borrow().len(),
         1 + 2,
-        "one connect and two retries"
+        "one connect, two fast retries"
+    );
+    // A call meanwhile fails at once, typed, with the state and the retry time.
+    let d = s.driver.clone();
+    let r = block_on(&s.exec, async move {
+        d.call("mcp__live__t", json!({}), Ok(json!({}))).await
+    });
+    let e = r.to_json()["error"].clone();
+    assert_eq!(e["code"], "SERVER_UNAVAILABLE", "{e}");
+    assert_eq!(e["state"], "failed");
+    assert_eq!(e["nextRetryAt"], json!(st.next_retry_at));
+    assert!(s.calls.borrow().is_empty(), "nothing was sent");
+    // The server comes back: the next slow retry connects it without `reconnect()`, and its
+    // tool is callable again.
+    s.scripts.borrow_mut().insert("live".into(), ok(5, &["t"]));
+    s.remote("live").down.set(false);
+    s.exec
+        .run_until(|| state_is(&s, "live", ServerState::Connected), 600_000);
+    assert_eq!(state(&s, "live"), ServerState::Connected);
+    assert!(s.exec.now.get() >= st.next_retry_at.unwrap());
+    assert_eq!(names(&s), ["mcp__live__t"]);
+    let d = s.driver.clone();
+    let r = block_on(&s.exec, async move {
+        d.call("mcp__live__t", json!({}), Ok(json!({"content": []})))
+            .await
+    });
+    assert!(r.error.is_none(), "{:?}", r.error);
+    // A tool no server ever had stays unknown.
+    let d = s.driver.clone();
+    let r = block_on(&s.exec, async move {
+        d.call("mcp__nobody__t", json!({}), Ok(json!({}))).await
+    });
+    assert_eq!(r.error.unwrap().0, "UNKNOWN_TOOL");
+}
+
+/// A server that never connected: calls with its `mcp__<server>__` prefix fail as unavailable.
+#[test]
+fn a_server_that_never_connected_is_unavailable_not_unknown() {
+    let s = setup(
+        json!({"down": {"url": url("down")}, "up": {"url": url("up")}}),
+        vec![
+            ("down", failing(1, 1000, Script::Hang)),
+            ("up", ok(5, &["t"])),
+        ],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    let d = s.driver.clone();
+    let r = block_on(&s.exec, async move {
+        d.call("mcp__down__anything", json!({}), Ok(json!({})))
+            .await
+    });
+    let e = r.to_json()["error"].clone();
+    assert_eq!(
+        (e["code"].as_str(), e["server"].as_str()),
+        (Some("SERVER_UNAVAILABLE"), Some("down"))
     );
 }
 
@@ -1037,3 +1095,103 @@ fn instructions_are_delivered_once_and_reconnect_of_an_unknown_server_fails() {
 
 // Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
 mcp_edge_wasm_test_mode::configure!();
+
+#[test]
+fn deferred_tools_are_found_and_run_through_the_meta_tool_pair() {
+    let options = DriverOptions {
+        tool_search: ToolSearchConfig {
+            mode: DeferMode::Always,
+            ..ToolSearchConfig::default()
+        },
+        ..DriverOptions::default()
+    };
+    let s = setup(
+        json!({"files": {"url": url("files")}, "chat": {"url": url("chat")}}),
+        vec![
+            ("files", ok(5, &["read_file", "write_file"])),
+            ("chat", ok(5, &["postMessage"])),
+        ],
+        options,
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    // MCP format has no native deferral: the fixed pair only.
+    let exported: Vec<Value> = s.driver.tools(ExportFormat::Mcp);
+    assert_eq!(exported, meta_tools(ExportFormat::Mcp).to_vec());
+    let report = s.driver.deferral(ExportFormat::Mcp);
+    assert!(report.deferred && report.deferred_tools == 3);
+    let hits = s.driver.search_tools(
+        "write file",
+        &SearchOptions {
+            limit: 1,
+            ..SearchOptions::default()
+        },
+    );
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0]["name"], "mcp__files__write_file");
+    assert_eq!(hits[0]["definition"]["name"], "mcp__files__write_file");
+    let call = |name: &str, args: Value| {
+        let d = s.driver.clone();
+        let name = name.to_string();
+        block_on(&s.exec, async move {
+            d.call(
+                &name,
+                args,
+                Ok(json!({"content": [{"type": "text", "text": "done"}]})),
+            )
+            .await
+        })
+    };
+    let found = call("search_tools", json!({"query": "post a message"}));
+    assert!(!found.flat.is_error);
+    assert!(
+        found.flat.text.contains("mcp__chat__postMessage"),
+        "{}",
+        found.flat.text
+    );
+    assert!(s.calls.borrow().is_empty(), "a search calls no server");
+    let ran = call(
+        "call_tool",
+        json!({"name": "mcp__chat__postMessage", "arguments": {"text": "hi"}}),
+    );
+    assert_eq!(ran.flat.text, "done");
+    assert_eq!(
+        s.calls.borrow()[0],
+        ("postMessage".to_string(), json!({"text": "hi"}))
+    );
+    for bad in [json!({}), json!({"name": "call_tool"}), json!({"name": 3})] {
+        let r = call("call_tool", bad);
+        assert_eq!(r.error.unwrap().0, "INVALID_ARGUMENT");
+    }
+    let r = call("search_tools", json!({"query": ""}));
+    assert_eq!(r.error.unwrap().0, "INVALID_ARGUMENT");
+    // The native answers.
+    let refs = s
+        .driver
+        .search_answer(&json!({"query": "read"}), ExportFormat::Anthropic, None)
+        .unwrap();
+    assert_eq!(refs[0]["tool_name"], "mcp__files__read_file");
+}
+
+/// `callTimeoutMs` is the inactivity limit of that server's requests only; one above the client
+/// options' total cap fails that server's connect, typed, instead of being cut to the cap.
+#[test]
+fn a_server_s_call_timeout_reaches_its_own_session_only() {
+    let s = setup(
+        json!({"slow": {"url": url("slow"), "callTimeoutMs": 120000}, "fast": {"url": url("fast")}}),
+        vec![("slow", ok(5, &["t"])), ("fast", ok(5, &["u"]))],
+        DriverOptions::default(),
+    );
+    let d = s.driver.clone();
+    block_on(&s.exec, async move { d.connect_all().await });
+    let timeout_of = |server: &str| {
+        s.connects
+            .borrow()
+            .iter()
+            .find(|(n, _, _)| n == server)
+            .map(|(_, c, _)| c.request_timeout_ms)
+            .unwrap()
+    };
+    assert_eq!(timeout_of("slow"), Some(120_000));
+    assert_ne!(timeout_of("fast"), Some(120_000));
+}

@@ -171,6 +171,7 @@ fn backoff_is_capped_budgeted_and_deterministic() {
         max_retries: 6,
         max_total_retries: 50,
         stable_after_ms: 60_000,
+        slow_ms: None,
     };
     let delays: Vec<u64> = (1..=8).map(|n| b.delay(42, "srv", n)).collect();
     let bases = [1000u64, 2000, 4000, 8000, 8000, 8000, 8000, 8000];
@@ -264,6 +265,7 @@ fn lifetime_budget_and_stable_connections() {
         max_total_retries: 3,
         stable_after_ms: 100,
         multiplier: 2,
+        slow_ms: None,
     };
     let c = config(json!({"s": {"url": "https://s.example/mcp"}}));
     let mut p = core(
@@ -509,7 +511,7 @@ fn events_and_status_serialisation() {
         v,
         json!({"servers": [{"name": "s", "state": "connected", "transport": "http", "lastError": null,
             "toolCount": 1, "promptCount": 0, "resourceCount": 0, "era": "legacy", "protocolVersion": "2025-11-25", "retries": 0,
-            "nextRetryAt": null, "deadline": null, "gaveUp": false, "projectEntry": null}]})
+            "nextRetryAt": null, "deadline": null, "gaveUp": false, "slowRetry": false, "projectEntry": null}]})
     );
     assert_eq!(
         serde_json::to_value(ServerState::NeedsAuth).unwrap(),
@@ -565,3 +567,79 @@ fn only_retryable_failures_schedule_a_retry() {
 
 // Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
 mcp_edge_wasm_test_mode::configure!();
+
+/// Once the fast retries are spent, a remote server is retried every `slow_ms` (jittered) for as
+/// long as the pool lives, and comes back on its own; meanwhile it reports why it is unavailable.
+#[test]
+fn after_the_fast_retries_a_server_is_retried_slowly_forever_and_comes_back() {
+    let b = BackoffPolicy {
+        initial_ms: 10,
+        max_ms: 10,
+        jitter_percent: 20,
+        max_retries: 2,
+        max_total_retries: 3,
+        stable_after_ms: 100,
+        multiplier: 2,
+        slow_ms: Some(60_000),
+    };
+    let c = config(json!({"s": {"url": "https://s.example/mcp"}}));
+    let mut p = core(
+        &c,
+        PoolOptions {
+            backoff: b,
+            jitter_seed: 7,
+            ..PoolOptions::default()
+        },
+    );
+    let mut now = 0;
+    let mut slow_gaps = Vec::new();
+    // 200 failures in a row: never given up, and every gap after the fast ones is a slow one.
+    for i in 0..200 {
+        let a = p.next_to_connect(now).expect("always retried");
+        assert!(p.handle_connect_failed(now, &a, network()));
+        let s = p.status().servers[0].clone();
+        assert!(!s.gave_up);
+        let at = s.next_retry_at.expect("a retry is always scheduled");
+        if i >= 2 {
+            assert!(s.slow_retry, "retry {i} is slow");
+            let gap = at - now;
+            assert!((48_000..=60_000).contains(&gap), "jittered slow gap {gap}");
+            slow_gaps.push(gap);
+        } else {
+            assert!(!s.slow_retry);
+            assert!(at - now <= 10);
+        }
+        // A call meanwhile learns the state and the retry time.
+        match p.unavailable("s") {
+            Some(PoolError::ServerUnavailable {
+                state,
+                next_retry_at,
+                ..
+            }) => assert_eq!((state, next_retry_at), ("failed", Some(at))),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(p.next_to_connect(at - 1), None, "not before its time");
+        now = at;
+    }
+    slow_gaps.dedup();
+    assert!(slow_gaps.len() > 10, "the jitter varies: {slow_gaps:?}");
+    // The server is back: connected, the slow mode ends, nothing is unavailable.
+    let a = p.next_to_connect(now).unwrap();
+    assert!(p.handle_connected(now, &a, ConnectInfo::default()));
+    let s = &p.status().servers[0];
+    assert!(!s.slow_retry && s.next_retry_at.is_none());
+    assert_eq!(p.unavailable("s"), None);
+    // It flaps again at once: the streak was not reset, so the next retry is slow again.
+    assert!(p.handle_disconnected(now + 1, "s", network()));
+    assert!(p.status().servers[0].slow_retry);
+    // A server that is off says so, with no retry time.
+    p.disable("s").unwrap();
+    assert!(matches!(
+        p.unavailable("s"),
+        Some(PoolError::ServerUnavailable {
+            state: "disabled",
+            next_retry_at: None,
+            ..
+        })
+    ));
+}

@@ -651,6 +651,55 @@ fn config_rejects_inner_timeout_above_outer() {
     ));
 }
 
+/// A per-call timeout above the total cap is refused, typed, before anything is sent (it would
+/// otherwise be cut to the cap without a word); one within it applies.
+#[test]
+fn a_call_timeout_above_the_total_cap_is_refused_not_cut() {
+    let mut c = cfg();
+    c.request_timeout_ms = Some(1000);
+    c.max_total_timeout_ms = Some(2000);
+    let server = |req: &mcp_edge::proto::http::HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::result(&id, discover_result()),
+            _ => Reply::sse_raw("").open(),
+        }
+    };
+    let mut p = Pair::new(c, server);
+    p.session.connect(0);
+    p.pump();
+    let sent = p.requests.len();
+    let long = |ms| RequestOptions {
+        timeout_ms: Some(ms),
+        ..Default::default()
+    };
+    let op = p
+        .session
+        .request("prompts/get", json!({"name": "x"}), long(5000), 0);
+    p.pump();
+    assert!(
+        matches!(p.err(op), ProtocolError::InvalidConfig(m) if m.contains("5000 ms") && m.contains("2000 ms")),
+        "{:?}",
+        p.err(op)
+    );
+    let list = p.session.list_all(ListKind::Prompts, long(5000), 0);
+    p.pump();
+    assert!(matches!(p.err(list), ProtocolError::InvalidConfig(_)));
+    assert_eq!(p.requests.len(), sent, "nothing was sent");
+    let ok = p
+        .session
+        .request("prompts/get", json!({"name": "x"}), long(1500), 0);
+    p.pump();
+    p.advance(1500);
+    assert_eq!(
+        p.err(ok),
+        &ProtocolError::Timeout {
+            after_ms: 1500,
+            total: false
+        }
+    );
+}
+
 #[test]
 fn a_dropped_stream_is_reissued_once_with_a_new_id() {
     let mut drops = 0;

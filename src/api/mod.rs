@@ -92,6 +92,13 @@ mod pool;
 mod stream;
 mod types;
 
+/// Tool search and deferred loading settings and results ([`McpPool::search_tools`],
+/// [`McpPoolOptions::tool_search`]).
+#[cfg(feature = "pool")]
+pub use crate::tools::{
+    deferral::{DeferMode, DeferStyle, DeferralReport, ToolSearchConfig},
+    search::SearchOptions,
+};
 pub use call::{Call, CallOptions};
 pub use cancel::CancelToken;
 pub use client::{McpClient, Snapshot};

@@ -19,9 +19,11 @@ use crate::pool::{OutboundGate, Policy, PoolError, PoolStatus, Vars};
 use crate::proto::session::{
     Event, ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig,
 };
+use crate::tools::deferral::{DeferralReport, ToolSearchConfig};
 use crate::tools::export::InstructionsDelta;
 use crate::tools::pinning::MemoryPinStore;
 use crate::tools::registry::HeldTool;
+use crate::tools::search::SearchOptions;
 use crate::tools::ExportFormat;
 use crate::transport::timer::{now_ms, Timeout};
 
@@ -222,6 +224,7 @@ pub struct McpPoolOptions {
     client: ConnectOptions,
     on_event: Option<EventFn>,
     pins: MemoryPinStore,
+    tool_search: ToolSearchConfig,
 }
 
 impl std::fmt::Debug for McpPoolOptions {
@@ -312,6 +315,13 @@ impl McpPoolOptions {
         self
     }
 
+    /// When tool definitions are deferred behind a search tool, and how (default: automatic,
+    /// above 5 % of a 200,000-token context, the vendor's own mechanism where it has one).
+    pub fn tool_search(mut self, config: ToolSearchConfig) -> Self {
+        self.tool_search = config;
+        self
+    }
+
     /// Hears every state change, tool count change and abandoned attempt.
     pub fn on_event(mut self, f: impl Fn(&DriverEvent) + 'static) -> Self {
         self.on_event = Some(Rc::new(f));
@@ -346,6 +356,7 @@ impl McpPoolOptions {
             connect_timeout_ms: self.connect_timeout_ms,
             approved_project_servers: self.approved_project_servers,
             pins: self.pins,
+            tool_search: self.tool_search,
         };
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
         setup.driver(host, config, seed, self.on_event)
@@ -391,10 +402,34 @@ impl McpPool {
         self.driver.status()
     }
 
-    /// Every tool of every connected server in `format`, in a deterministic order (server, then
-    /// tool), ready for an LLM API's `tools` parameter.
+    /// The `tools` parameter of a model request in `format`: every tool of every connected
+    /// server in a deterministic order (server, then tool), or, once the tool-search settings
+    /// defer them, the search tool and the tools that stay loaded.
     pub fn tools(&self, format: ExportFormat) -> Vec<Value> {
         self.driver.tools(format)
+    }
+
+    /// Whether `format`'s definitions are deferred, and their estimated tokens in all and per
+    /// server against the threshold.
+    pub fn deferral(&self, format: ExportFormat) -> DeferralReport {
+        self.driver.deferral(format)
+    }
+
+    /// The exported tools that match `query`, best first (BM25 over names, titles,
+    /// descriptions and parameters): `{"name", "server", "tool", "score", "definition"}`.
+    pub fn search_tools(&self, query: &str, options: &SearchOptions) -> Vec<Value> {
+        self.driver.search_tools(query, options)
+    }
+
+    /// The answer to the model's call of the search tool, in `format`'s native shape (see
+    /// [`PoolDriver::search_answer`]).
+    pub fn search_answer(
+        &self,
+        arguments: &Value,
+        format: ExportFormat,
+        call_id: Option<&str>,
+    ) -> Result<Value, PoolError> {
+        self.driver.search_answer(arguments, format, call_id)
     }
 
     /// The servers' instructions that are new since the last call (deliver

@@ -37,7 +37,9 @@ use crate::proto::auth::AuthConfig;
 use crate::proto::session::{
     Event, ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig,
 };
-use crate::tools::ExportFormat;
+use crate::tools::deferral::ToolSearchConfig;
+use crate::tools::search::SearchOptions;
+use crate::tools::{ExportFormat, ToolError};
 use crate::transport::wasi_executor::{self as executor, block_on};
 use crate::transport::wasi_host::WasiAuth;
 use crate::util::json::json_text;
@@ -251,6 +253,12 @@ fn pool_error(e: &PoolError) -> Error {
     }
 }
 
+fn tool_error(e: &ToolError) -> Error {
+    let mut error = convert::config_error(e.to_string());
+    error.code = e.code().to_string();
+    error
+}
+
 fn format(f: WitFormat) -> ExportFormat {
     match f {
         WitFormat::Openai => ExportFormat::OpenAi,
@@ -291,6 +299,10 @@ fn setup(options: Option<PoolOptions>) -> Result<(PoolSetup, ClientConfig), Erro
         d.client_info = Some(parse_object(&text, "client-info-json")?);
     }
     d.timeouts.inactivity_ms = o.request_timeout_ms;
+    if let Some(text) = o.tool_search_json {
+        let v = parse_object(&text, "tool-search-json")?;
+        s.tool_search = ToolSearchConfig::from_json(&v).map_err(|e| tool_error(&e))?;
+    }
     Ok((s, d))
 }
 
@@ -349,6 +361,34 @@ impl GuestPool for McpPool {
 
     fn tools(&self, f: WitFormat) -> String {
         json_text(&Value::Array(self.driver.tools(format(f))))
+    }
+
+    fn deferral(&self, f: WitFormat) -> String {
+        json_text(&self.driver.deferral(format(f)).to_json())
+    }
+
+    fn search_tools(&self, query: String, options_json: Option<String>) -> Result<String, Error> {
+        let v = match options_json {
+            Some(text) => parse_object(&text, "options-json")?,
+            None => Value::Null,
+        };
+        let o = SearchOptions::from_json(&v).map_err(|e| tool_error(&e))?;
+        Ok(json_text(&Value::Array(
+            self.driver.search_tools(&query, &o),
+        )))
+    }
+
+    fn search_answer(
+        &self,
+        arguments_json: String,
+        f: WitFormat,
+        call_id: Option<String>,
+    ) -> Result<String, Error> {
+        let args = parse_object(&arguments_json, "arguments-json")?;
+        self.driver
+            .search_answer(&args, format(f), call_id.as_deref())
+            .map(|v| json_text(&v))
+            .map_err(|e| pool_error(&e))
     }
 
     fn token_estimates(&self, f: WitFormat) -> Vec<(String, u64)> {

@@ -29,7 +29,13 @@ export interface ServerEntry {
    * `_meta["mcp-edge/trust"]`; the pool itself asks nobody, the host's permission layer decides.
    */
   autoApprove?: boolean | string[];
+  /** Connect timeout, 1..3600000 ms. */
   timeoutMs?: number;
+  /**
+   * Inactivity limit of each request to this server, 1..3600000 ms (progress resets it); above the
+   * pool's `maxTotalTimeoutMs` the server fails to connect with `CONFIG` rather than being cut.
+   */
+  callTimeoutMs?: number;
   enabled?: boolean;
   /** The opposite of `enabled`, as some configs spell it; a server is off when either says so. */
   disabled?: boolean;
@@ -93,7 +99,48 @@ export interface PoolOptions extends Omit<ConnectOptions, "auth"> {
    * from its pin is held back (and reported by a `toolChanged` event) until `acceptTool`.
    */
   pins?: Pins;
+  /**
+   * Deferred tool loading (MCP client best practices, "Progressive Tool Discovery"). Default
+   * `{mode: "auto", contextTokens: 200000, sharePercent: 5, style: "native"}`: once the exported
+   * definitions' estimated tokens exceed `contextTokens * sharePercent / 100`, `tools()` defers them
+   * behind a search tool. `native` uses Anthropic's `defer_loading` + `tool_reference` and OpenAI
+   * Responses' client `tool_search`; other formats (and `style: "meta"`) get the fixed pair
+   * `search_tools` / `call_tool`, which `call()` answers. `alwaysLoaded` tools are always sent whole.
+   */
+  toolSearch?: ToolSearchOptions;
   onEvent?: (event: PoolEvent) => void;
+}
+
+export interface ToolSearchOptions {
+  mode?: "auto" | "always" | "never";
+  contextTokens?: number;
+  /** 1..100. */
+  sharePercent?: number;
+  alwaysLoaded?: string[];
+  style?: "native" | "meta";
+}
+
+/** Whether a format's definitions are deferred now, and what they cost (estimated tokens). */
+export interface Deferral {
+  deferred: boolean;
+  totalTokens: number;
+  thresholdTokens: number;
+  perServer: Record<string, number>;
+  /** Tools sent whole. */
+  loaded: number;
+  /** Tools left to the search tool. */
+  deferredTools: number;
+  /** Estimated tokens of the array `tools()` returns that the model reads up front. */
+  upfrontTokens: number;
+}
+
+/** One search result; `definition` is in the requested format (default `mcp`). */
+export interface ToolSearchHit {
+  name: string;
+  server: string;
+  tool: string;
+  score: number;
+  definition: Tool | OpenAiTool | OpenAiResponsesTool | AnthropicTool;
 }
 
 /** Tool pins: `{server: {tool: "sha256:<hex>"}}` (tool names as the server spells them). */
@@ -119,7 +166,10 @@ export interface ServerStatus {
   retries: number;
   nextRetryAt: number | null;
   deadline: number | null;
+  /** Automatic retries stopped (only with slow retries turned off). */
   gaveUp: boolean;
+  /** The fast retries are spent: the server is retried every few minutes (jittered) until it is back. */
+  slowRetry: boolean;
   /** What became of the project layer's entry of this name; `null` when it has none. */
   projectEntry: "added" | "ignored" | "approved" | null;
 }
@@ -181,13 +231,15 @@ export interface AnthropicTool { name: string; description: string; input_schema
 /**
  * A tool result as an LLM reads it: one text block; `raw` is the server's result. When the call
  * failed (rather than the tool), `error` says how, with the code and details an `McpError` would
- * carry (and the pool's own: `NOT_CONNECTED`, `CIRCUIT_OPEN`, `UNKNOWN_TOOL`, `TOOL_CHANGED`).
+ * carry (and the pool's own: `SERVER_UNAVAILABLE` with `server`, `state` and `nextRetryAt`,
+ * `CIRCUIT_OPEN` with `retryAt`, `UNKNOWN_TOOL`, `TOOL_CHANGED`, `INVALID_ARGUMENT` for a malformed
+ * `search_tools` / `call_tool` call).
  */
 export interface FlatToolResult {
   content: [{ type: "text"; text: string }];
   isError: boolean;
   raw?: CallToolResult;
-  error?: { code: McpErrorCode; message: string; status?: number; retryAfterMs?: number; mayHaveRun?: boolean; [key: string]: Json | undefined };
+  error?: { code: McpErrorCode; message: string; status?: number; retryAfterMs?: number; mayHaveRun?: boolean; server?: string; state?: ServerState; nextRetryAt?: number | null; retryAt?: number; [key: string]: Json | undefined };
 }
 
 export class McpPool {
@@ -200,6 +252,9 @@ export class McpPool {
   tools(options: { format: "openai-responses" }): OpenAiResponsesTool[];
   tools(options: { format: "anthropic" }): AnthropicTool[];
   tools(options?: { format?: "mcp" }): Tool[];
+  // With deferral on (`deferral().deferred`), `tools()` also holds the search tool (`search_tools`,
+  // or OpenAI's `{type: "tool_search"}`), `call_tool` in the meta style, and `defer_loading: true`
+  // on deferred definitions in the native style.
   /**
    * Server instructions as fenced `<system-reminder>` blocks naming their server (at most 2,048
    * characters each, with a marker when cut), each delivered once: `text` holds the
@@ -208,6 +263,22 @@ export class McpPool {
    */
   instructions(): { text: string; joined: string[]; left: string[] };
   tokenEstimates(format: ToolFormat): Record<string, number>;
+  /** Whether `format`'s definitions are deferred now (see `toolSearch`). */
+  deferral(options?: { format?: ToolFormat }): Deferral;
+  /**
+   * The exported tools that match `query`, best first (BM25 over names, titles, descriptions and
+   * parameters; `snake_case`, `camelCase`, dotted and hyphenated names split into words).
+   * `limit` 1..50, default 5.
+   */
+  searchTools(query: string, options?: { limit?: number; servers?: string[]; format?: ToolFormat }): ToolSearchHit[];
+  /**
+   * The answer to the model's search-tool call (its arguments `{query, limit?}`): with native
+   * deferral, Anthropic `tool_reference` blocks (the `tool_result` content) or OpenAI's
+   * `tool_search_output` item for `callId`; otherwise a tool result listing the tools.
+   */
+  searchAnswer(args: JsonObject, options: { format: "anthropic" }): { type: "tool_reference"; tool_name: string }[] | FlatToolResult;
+  searchAnswer(args: JsonObject, options: { format: "openai-responses"; callId: string }): { type: "tool_search_output"; execution: "client"; call_id: string; status: "completed"; tools: OpenAiResponsesTool[] } | FlatToolResult;
+  searchAnswer(args: JsonObject, options?: { format?: ToolFormat; callId?: string }): FlatToolResult;
   /** Category, hints and advance approval of every exported tool, in the order of `tools()`. */
   toolInfo(): ToolInfo[];
   /** The prompts of every connected server that declares `prompts`, by server. */

@@ -16,8 +16,10 @@ use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
 use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
 use crate::pool::{Policy, PoolDriver, PoolError, Vars};
 use crate::proto::session::{ListKind, SessionConfig};
+use crate::tools::deferral::ToolSearchConfig;
 use crate::tools::pinning::MemoryPinStore;
-use crate::tools::ExportFormat;
+use crate::tools::search::SearchOptions;
+use crate::tools::{ExportFormat, ToolError};
 
 /// The JS pool's client options: parsed once from the constructor's options object, which stays
 /// for what each client gets of its own (a traffic observer, the per-server auth hooks).
@@ -103,6 +105,20 @@ fn parse_vars(options: &JsValue) -> Result<Vars, JsValue> {
     }
 }
 
+fn tool_error_to_js(e: &ToolError) -> JsValue {
+    super::glue::make_mcp_error(e.code(), &e.to_string(), &JsValue::UNDEFINED)
+}
+
+/// The `format` of an options object (default `mcp`).
+fn format_of(options: &JsValue) -> Result<ExportFormat, JsValue> {
+    match get(options, "format").as_string() {
+        None => Ok(ExportFormat::Mcp),
+        Some(f) => ExportFormat::parse(&f).ok_or_else(|| {
+            invalid_argument("format must be openai, openai-responses, anthropic or mcp")
+        }),
+    }
+}
+
 fn pool_error_to_js(e: &PoolError) -> JsValue {
     match e {
         PoolError::Protocol(p) => error_to_js(p),
@@ -156,6 +172,10 @@ impl McpPool {
             Value::Null => {}
             p => o = o.policy(Policy::from_value(&p).map_err(|e| pool_error_to_js(&e))?),
         }
+        o = o.tool_search(
+            ToolSearchConfig::from_json(&from_js(&get(&options, "toolSearch"))?)
+                .map_err(|e| tool_error_to_js(&e))?,
+        );
         let edge = get(&options, "edge").as_bool() == Some(true);
         // Edge mode: the 2025 GET stream is opt-in (`openGetStream: true`).
         o = o
@@ -206,16 +226,41 @@ impl McpPool {
         to_js(&serde_json::to_value(self.driver.status()).unwrap_or(Value::Null))
     }
 
-    /// Every tool of every connected server, in a deterministic order (server, then tool), in the
-    /// shape `format` ("openai" | "openai-responses" | "anthropic" | "mcp") accepts.
+    /// The `tools` of a model request in the shape `format` ("openai" | "openai-responses" |
+    /// "anthropic" | "mcp") accepts: every tool of every connected server in a deterministic
+    /// order (server, then tool), or, once `toolSearch` defers them, the search tool and what
+    /// stays loaded.
     pub fn tools(&self, options: JsValue) -> Result<JsValue, JsValue> {
-        let format = match get(&options, "format").as_string() {
-            None => ExportFormat::Mcp,
-            Some(f) => ExportFormat::parse(&f).ok_or_else(|| {
-                invalid_argument("format must be openai, openai-responses, anthropic or mcp")
-            })?,
-        };
-        Ok(to_js(&Value::Array(self.driver.tools(format))))
+        Ok(to_js(&Value::Array(
+            self.driver.tools(format_of(&options)?),
+        )))
+    }
+
+    /// Whether `format`'s definitions are deferred now: `{deferred, totalTokens,
+    /// thresholdTokens, perServer, loaded, deferredTools, upfrontTokens}`.
+    pub fn deferral(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        Ok(to_js(&self.driver.deferral(format_of(&options)?).to_json()))
+    }
+
+    /// The exported tools that match `query`, best first: `[{name, server, tool, score,
+    /// definition}]` (options `{limit?, servers?, format?}`).
+    #[wasm_bindgen(js_name = searchTools)]
+    pub fn search_tools(&self, query: String, options: JsValue) -> Result<JsValue, JsValue> {
+        let o = SearchOptions::from_json(&from_js(&options)?).map_err(|e| tool_error_to_js(&e))?;
+        Ok(to_js(&Value::Array(self.driver.search_tools(&query, &o))))
+    }
+
+    /// The answer to the model's search-tool call (`args` `{query, limit?}`) for `{format,
+    /// callId?}`: Anthropic `tool_reference` blocks, an OpenAI `tool_search_output` item, or
+    /// a `CallToolResult` listing the tools.
+    #[wasm_bindgen(js_name = searchAnswer)]
+    pub fn search_answer(&self, args: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let call_id = get(&options, "callId").as_string();
+        let answer = self
+            .driver
+            .search_answer(&from_js(&args)?, format_of(&options)?, call_id.as_deref())
+            .map_err(|e| pool_error_to_js(&e))?;
+        Ok(to_js(&answer))
     }
 
     /// The servers' instructions as `<system-reminder>` blocks, and what changed since the last call

@@ -13,7 +13,9 @@
 //! optional `args` and `env` (MCP `basic/transports/stdio`); `headers` (string map), `auth` (any
 //! JSON, passed through to the auth layer with its strings expanded), `category`
 //! (`read` | `write` | `execute`; `edit` is read as `write`), `autoApprove` (`true`, or the names
-//! of the tools the user approves in advance), `timeoutMs` (connect timeout, 1 ..= 3,600,000), `enabled`
+//! of the tools the user approves in advance), `timeoutMs` (connect timeout, 1 ..= 3,600,000),
+//! `callTimeoutMs` (the inactivity limit of each request to this server, progress resets it,
+//! 1 ..= 3,600,000; default: the pool's client options), `enabled`
 //! (bool; `disabled: true` is read as `enabled: false`), `protocol` (`auto` or a version string),
 //! `type` (`http`, `streamable-http`, `sse`, `stdio`; only checked for consistency). Unknown fields
 //! are ignored.
@@ -78,6 +80,8 @@ pub struct ServerConfig {
     pub auto_approve: AutoApprove,
     /// Connect timeout; `None` = the pool's default.
     pub timeout_ms: Option<u64>,
+    /// Inactivity limit of each request after connecting; `None` = the pool's client options.
+    pub call_timeout_ms: Option<u64>,
     /// Protocol version selection.
     pub protocol: ProtocolChoice,
 }
@@ -666,19 +670,19 @@ fn parse_server(
             ))
         }
     };
-    let timeout_ms = match obj.get("timeoutMs") {
-        None | Some(Value::Null) => None,
+    let timeout = |field: &str| match obj.get(field) {
+        None | Some(Value::Null) => Ok(None),
         Some(v) => match v.as_u64() {
-            Some(t) if (1..=MAX_TIMEOUT_MS).contains(&t) => Some(t),
-            _ => {
-                return Err(field_err(
-                    name,
-                    "timeoutMs",
-                    "must be an integer from 1 to 3600000",
-                ))
-            }
+            Some(t) if (1..=MAX_TIMEOUT_MS).contains(&t) => Ok(Some(t)),
+            _ => Err(field_err(
+                name,
+                field,
+                "must be an integer from 1 to 3600000",
+            )),
         },
     };
+    let timeout_ms = timeout("timeoutMs")?;
+    let call_timeout_ms = timeout("callTimeoutMs")?;
     let protocol = match string_field(name, obj, "protocol")? {
         None | Some("auto") => ProtocolChoice::Auto,
         Some(v) if v == MODERN_VERSION || LEGACY_VERSIONS.contains(&v) => {
@@ -699,6 +703,7 @@ fn parse_server(
         category,
         auto_approve,
         timeout_ms,
+        call_timeout_ms,
         protocol,
     })
 }

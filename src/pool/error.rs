@@ -88,6 +88,16 @@ pub enum PoolError {
     },
     /// An option is out of range.
     InvalidOption(String),
+    /// The tool's server is not connected now (it failed and is being retried, waits for
+    /// sign-in, or is off): the call fails at once instead of waiting.
+    ServerUnavailable {
+        /// The server.
+        server: String,
+        /// Its state (`failed`, `connecting`, `needs-auth`, ...).
+        state: &'static str,
+        /// When its next automatic retry may start (ms, host clock), if one is scheduled.
+        next_retry_at: Option<u64>,
+    },
 }
 
 impl PoolError {
@@ -108,6 +118,7 @@ impl PoolError {
             PoolError::Tool(e) => e.code(),
             PoolError::CircuitOpen { .. } => "CIRCUIT_OPEN",
             PoolError::InvalidOption(_) => "INVALID_OPTION",
+            PoolError::ServerUnavailable { .. } => "SERVER_UNAVAILABLE",
         }
     }
 
@@ -180,6 +191,17 @@ impl fmt::Display for PoolError {
                 "tool {name:?} is failing too often; calls are paused until t={retry_at} ms"
             ),
             PoolError::InvalidOption(s) => write!(f, "invalid option: {s}"),
+            PoolError::ServerUnavailable {
+                server,
+                state,
+                next_retry_at,
+            } => {
+                write!(f, "server {server:?} is unavailable (state {state})")?;
+                match next_retry_at {
+                    Some(t) => write!(f, "; it is retried automatically at t={t} ms"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }

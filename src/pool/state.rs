@@ -25,9 +25,11 @@
 //! A retryable failure (timeout, network, HTTP 5xx, protocol errors other than auth and version
 //! mismatch) schedules a retry after `min(max_ms, initial_ms x multiplier^(n-1))` minus a seeded
 //! jitter of up to `jitter_percent` %, where `n` counts the failure streak. The streak ends when
-//! a connection stays up for `stable_after_ms`. A streak longer than `max_retries`, or more than
-//! `max_total_retries` retries over the pool's life, stops retrying (the server stays `failed`
-//! until [`PoolCore::reconnect`]). 401/403 moves the server to `needs-auth` and is not retried.
+//! a connection stays up for `stable_after_ms`. Once a streak is longer than `max_retries`, or
+//! more than `max_total_retries` fast retries were spent over the pool's life, the server is
+//! retried slowly: every `slow_ms` (same jitter) for as long as the pool lives, so a server that
+//! was down for an hour comes back on its own (`slow_ms: None` stops instead, until
+//! [`PoolCore::reconnect`]). 401/403 moves the server to `needs-auth` and is not retried.
 use crate::util::vec_map::VecMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
@@ -90,6 +92,9 @@ pub struct BackoffPolicy {
     pub max_total_retries: u32,
     /// A connection that stayed up this long ends the failure streak.
     pub stable_after_ms: u64,
+    /// The interval of the slow retries that follow once the fast ones are spent; `None` gives
+    /// up instead (until a reconnect).
+    pub slow_ms: Option<u64>,
 }
 
 impl Default for BackoffPolicy {
@@ -102,6 +107,7 @@ impl Default for BackoffPolicy {
             max_retries: 5,
             max_total_retries: 50,
             stable_after_ms: 60_000,
+            slow_ms: Some(300_000),
         }
     }
 }
@@ -119,9 +125,25 @@ impl BackoffPolicy {
                 break;
             }
         }
+        self.jitter(
+            base,
+            seed ^ fnv1a64(server.as_bytes()) ^ u64::from(n).rotate_left(32),
+        )
+    }
+
+    /// The delay before slow retry number `n` (1-based) of `server`: `slow_ms` minus the same
+    /// seeded jitter, so servers that failed together do not come back in lockstep.
+    pub fn slow_delay(&self, seed: u64, server: &str, n: u32) -> Option<u64> {
+        let base = self.slow_ms?.max(1);
+        Some(self.jitter(
+            base,
+            seed ^ fnv1a64(server.as_bytes()) ^ u64::from(n).rotate_left(32) ^ (1 << 63),
+        ))
+    }
+
+    fn jitter(&self, base: u64, key: u64) -> u64 {
         let span = base * u64::from(self.jitter_percent.min(100)) / 100;
-        let r = splitmix64(seed ^ fnv1a64(server.as_bytes()) ^ u64::from(n).rotate_left(32));
-        base - r % (span + 1)
+        base - splitmix64(key) % (span + 1)
     }
 }
 
@@ -269,6 +291,8 @@ struct Server {
     streak: u32,
     total_retries: u32,
     gave_up: bool,
+    /// Slow retries since the fast ones were spent (0 while retrying fast).
+    slow_retries: u32,
     connected_at: Option<u64>,
 }
 
@@ -309,8 +333,10 @@ pub struct ServerStatus {
     pub next_retry_at: Option<u64>,
     /// When the running attempt times out.
     pub deadline: Option<u64>,
-    /// Whether automatic retries stopped (budget spent).
+    /// Whether automatic retries stopped (budget spent and slow retries off).
     pub gave_up: bool,
+    /// Whether the fast retries are spent and the server is retried every `slow_ms`.
+    pub slow_retry: bool,
     /// What became of the project layer's entry of this name: `added` (the user's layer has
     /// none), `ignored` (the user's entry is used), `approved` (the project's replaced it), or
     /// `null` (no project entry).
@@ -371,6 +397,7 @@ impl PoolCore {
                 streak: 0,
                 total_retries: 0,
                 gave_up: false,
+                slow_retries: 0,
                 connected_at: None,
             };
             let verdict = match &e.config {
@@ -562,6 +589,7 @@ impl PoolCore {
         s.protocol_version = info.protocol_version;
         s.last_error = None;
         s.gave_up = false;
+        s.slow_retries = 0;
         self.transition(&attempt.server, ServerState::Connected, None);
         if let Some(s) = self.servers.get_mut(&attempt.server) {
             s.tool_count = info.tool_count;
@@ -634,7 +662,11 @@ impl PoolCore {
             if s.streak < b.max_retries && s.total_retries < b.max_total_retries {
                 s.streak += 1;
                 s.total_retries += 1;
+                s.slow_retries = 0;
                 s.retry_at = Some(now.saturating_add(b.delay(seed, server, s.streak)));
+            } else if let Some(d) = b.slow_delay(seed, server, s.slow_retries.saturating_add(1)) {
+                s.slow_retries = s.slow_retries.saturating_add(1);
+                s.retry_at = Some(now.saturating_add(d));
             } else {
                 s.retry_at = None;
                 s.gave_up = true;
@@ -785,8 +817,20 @@ impl PoolCore {
         if let Some(s) = self.servers.get_mut(server) {
             s.streak = 0;
             s.gave_up = false;
+            s.slow_retries = 0;
             s.retry_at = None;
         }
+    }
+
+    /// Why a call to one of `server`'s tools cannot go through now: `None` when it is
+    /// connected (or unknown).
+    pub fn unavailable(&self, server: &str) -> Option<PoolError> {
+        let s = self.servers.get(server)?;
+        (s.state != ServerState::Connected).then(|| PoolError::ServerUnavailable {
+            server: server.to_string(),
+            state: s.state.as_str(),
+            next_retry_at: s.retry_at.filter(|_| s.state == ServerState::Failed),
+        })
     }
 
     /// Connect again now (user action, or auth completed after `needs-auth`): a `failed`,
@@ -843,6 +887,7 @@ impl PoolCore {
                         .filter(|_| s.state == ServerState::Connecting)
                         .map(|a| a.deadline),
                     gave_up: s.gave_up,
+                    slow_retry: s.slow_retries > 0 && s.state != ServerState::Connected,
                     project_entry: s.project.map(ProjectEntry::as_str),
                 })
                 .collect(),

@@ -29,6 +29,8 @@ pub enum ToolError {
         /// The namespaced tool name.
         name: String,
     },
+    /// Options of a tool search or of the tool-search settings are malformed.
+    InvalidArgument(String),
 }
 
 impl ToolError {
@@ -38,6 +40,7 @@ impl ToolError {
             ToolError::UnknownTool(_) | ToolError::AppOnly(_) => "UNKNOWN_TOOL",
             ToolError::InvalidTool { .. } => "INVALID_TOOL",
             ToolError::ToolChanged { .. } => "TOOL_CHANGED",
+            ToolError::InvalidArgument(_) => "INVALID_ARGUMENT",
         }
     }
 }
@@ -59,6 +62,7 @@ impl fmt::Display for ToolError {
                 f,
                 "tool {name:?} changed its description or schema since it was approved; it is held back until accepted"
             ),
+            ToolError::InvalidArgument(m) => f.write_str(m),
         }
     }
 }

@@ -125,6 +125,14 @@ pub fn export_tools<'a>(
     tools: impl IntoIterator<Item = &'a AdaptedTool>,
     format: ExportFormat,
 ) -> Vec<Value> {
+    model_visible(tools)
+        .into_iter()
+        .map(|t| export_tool(t, format))
+        .collect()
+}
+
+/// The tools the model may see, sorted by (server, tool): the one order every export uses.
+pub fn model_visible<'a>(tools: impl IntoIterator<Item = &'a AdaptedTool>) -> Vec<&'a AdaptedTool> {
     let mut v: Vec<&AdaptedTool> = tools
         .into_iter()
         .filter(|t| t.ui.visibility.model)
@@ -132,7 +140,7 @@ pub fn export_tools<'a>(
     crate::util::order::sort_by(&mut v, |a, b| {
         (&a.server, &a.tool).cmp(&(&b.server, &b.tool))
     });
-    v.into_iter().map(|t| export_tool(t, format)).collect()
+    v
 }
 
 /// Estimated tokens each server's definitions cost in `format`: `ceil(chars / 4)` of the compact

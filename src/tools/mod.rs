@@ -7,11 +7,13 @@
 //! [`registry`] ties them together for a pool.
 //! They exist with the pool (feature `pool`).
 pub mod adapt;
+pub mod deferral;
 pub mod error;
 pub mod export;
 pub mod naming;
 pub mod pinning;
 pub mod registry;
+pub mod search;
 
 pub use adapt::{
     adapt_tool, flatten_result, AdaptOptions, AdaptedTool, Category, FlatResult, Hints,

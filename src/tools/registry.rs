@@ -12,6 +12,7 @@ use super::error::ToolError;
 use super::export::{export_tools, token_estimates, ExportFormat};
 use super::naming::NameMap;
 use super::pinning::{check_pin, tool_fingerprint, MemoryPinStore, PinCheck, PinStore};
+use super::search::SearchIndex;
 
 /// What the registry reports.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -95,6 +96,9 @@ pub struct ToolRegistry<S: PinStore = MemoryPinStore> {
     events: VecDeque<ToolEvent>,
     /// Per server: the tools the user approves in advance.
     approvals: BTreeMap<String, AutoApprove>,
+    /// The search index over every server's valid tools (held and app-only ones are filtered
+    /// out when searching).
+    index: SearchIndex,
 }
 
 /// Most events kept unpolled; older ones are dropped first.
@@ -118,6 +122,7 @@ impl<S: PinStore> ToolRegistry<S> {
             pins,
             events: VecDeque::new(),
             approvals: BTreeMap::new(),
+            index: SearchIndex::new(),
         }
     }
 
@@ -160,6 +165,8 @@ impl<S: PinStore> ToolRegistry<S> {
                 Err(e) => self.push(ToolEvent::rejected(server, &e)),
             }
         }
+        self.index
+            .set_server(server, valid.values().map(|a| &a.original));
         self.servers.insert(
             server.to_string(),
             ServerTools {
@@ -224,6 +231,7 @@ impl<S: PinStore> ToolRegistry<S> {
     /// Removes a server's tools (it left, was disabled, or failed).
     pub fn remove_server(&mut self, server: &str) {
         if self.servers.remove(server).is_some() {
+            self.index.remove_server(server);
             self.held.retain(|(s, _), _| s != server);
             self.rebuild(Some(server));
             self.push(ToolEvent::ToolsChanged);
@@ -261,6 +269,44 @@ impl<S: PinStore> ToolRegistry<S> {
                 self.adapted.insert(name.to_string(), a);
             }
         }
+    }
+
+    /// The exported tools that match `query`, best first, at most `limit`, from `servers` only
+    /// when given. Held tools and tools hidden from the model are never found.
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        servers: Option<&[String]>,
+    ) -> Vec<(&AdaptedTool, f32)> {
+        let exported = |s: &str, t: &str| {
+            self.names
+                .name(s, t)
+                .and_then(|n| self.adapted.get(n))
+                .filter(|a| a.ui.visibility.model)
+        };
+        self.index
+            .search(query, |s, t| {
+                servers.is_none_or(|only| only.iter().any(|o| o == s)) && exported(s, t).is_some()
+            })
+            .into_iter()
+            .take(limit)
+            .filter_map(|h| Some((exported(&h.server, &h.tool)?, h.score)))
+            .collect()
+    }
+
+    /// The namespaced names of `server`'s tools (held ones included).
+    pub fn names_of(&self, server: &str) -> Vec<String> {
+        self.names
+            .iter()
+            .filter(|(_, s, _)| *s == server)
+            .map(|(n, _, _)| n.to_string())
+            .collect()
+    }
+
+    /// The exported tools (model-visible, not held), sorted by (server, tool).
+    pub fn exported(&self) -> Vec<&AdaptedTool> {
+        super::export::model_visible(self.adapted.values())
     }
 
     /// Exported tool definitions (held tools excluded), sorted by (server, tool).

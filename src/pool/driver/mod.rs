@@ -45,9 +45,15 @@ use super::{
 };
 use crate::proto::session::{Era, ListKind, ProtocolError};
 use crate::tools::adapt::{AutoApprove, Category, FlatResult};
+use crate::tools::deferral::{
+    self, DeferStyle, DeferralReport, ToolSearchConfig, CALL_TOOL, SEARCH_TOOL,
+};
 use crate::tools::export::{InstructionsDelta, InstructionsTracker};
+use crate::tools::naming::normalize_part;
 use crate::tools::pinning::MemoryPinStore;
 use crate::tools::registry::{HeldTool, ToolEvent};
+use crate::tools::search::{self, SearchOptions};
+use crate::tools::ToolError;
 use crate::tools::{flatten_result, AdaptOptions, ExportFormat, ToolRegistry};
 
 /// What the driver reports to its listener, in the order it happens.
@@ -97,6 +103,8 @@ pub struct DriverOptions {
     /// Pins from an earlier run (`{server: {tool: fingerprint}}`, as [`PoolDriver::pins`] gave
     /// them): a tool whose definition differs from its pin is held back from the start.
     pub pins: MemoryPinStore,
+    /// When tool definitions are deferred behind a search tool, and how.
+    pub tool_search: ToolSearchConfig,
 }
 
 /// A pool call's outcome: always a result for the model, never an error.
@@ -106,12 +114,15 @@ pub struct CallOutcome {
     pub flat: FlatResult,
     /// The server's result, when there was one.
     pub raw: Option<Value>,
-    /// Why the call failed, when it did not reach an answer: a stable code (`NOT_CONNECTED`,
+    /// Why the call failed, when it did not reach an answer: a stable code (`SERVER_UNAVAILABLE`,
     /// `CIRCUIT_OPEN`, `UNKNOWN_TOOL`, or the protocol error's, e.g. `TIMEOUT`) and the message,
     /// for hosts that act on it (retry, re-authenticate, ...).
     pub error: Option<(String, String)>,
     /// The protocol error behind `error`, when there was one (its details for the host).
     pub protocol_error: Option<ProtocolError>,
+    /// The pool's own refusal behind `error` (an unavailable server, an open circuit, an
+    /// unknown or held tool), when it was one.
+    pub pool_error: Option<PoolError>,
 }
 
 impl CallOutcome {
@@ -121,6 +132,15 @@ impl CallOutcome {
             raw: None,
             error: Some((code.to_string(), message)),
             protocol_error: None,
+            pool_error: None,
+        }
+    }
+
+    /// A call the pool refused before sending anything.
+    fn refused(e: &PoolError) -> CallOutcome {
+        CallOutcome {
+            pool_error: Some(e.clone()),
+            ..CallOutcome::failed(e.code(), e.to_string())
         }
     }
 
@@ -133,6 +153,21 @@ impl CallOutcome {
         }
         if let Some((code, message)) = &self.error {
             v["error"] = serde_json::json!({"code": code, "message": message});
+            match &self.pool_error {
+                Some(PoolError::ServerUnavailable {
+                    server,
+                    state,
+                    next_retry_at,
+                }) => {
+                    v["error"]["server"] = json!(server);
+                    v["error"]["state"] = json!(state);
+                    v["error"]["nextRetryAt"] = json!(next_retry_at);
+                }
+                Some(PoolError::CircuitOpen { retry_at, .. }) => {
+                    v["error"]["retryAt"] = json!(retry_at);
+                }
+                _ => {}
+            }
         }
         v
     }
@@ -194,6 +229,10 @@ struct State<C> {
     settled: Vec<Waker>,
     timer: Option<timer::Armed>,
     instructions: InstructionsTracker,
+    /// The tool names of servers that were connected and are not now (name -> server), so a
+    /// call to one fails with `SERVER_UNAVAILABLE` rather than `UNKNOWN_TOOL`. Bounded by the
+    /// catalog: a server's entries go when it connects again.
+    former: BTreeMap<String, String>,
 }
 
 struct Inner<H: PoolHost> {
@@ -203,6 +242,7 @@ struct Inner<H: PoolHost> {
     gate: Option<OutboundGate>,
     get_stream_in_edge: bool,
     adapt: AdaptOptions,
+    tool_search: ToolSearchConfig,
 }
 
 /// Many servers as one tool registry, driven on the host's tasks. Cheap to clone (shared).
@@ -265,6 +305,9 @@ fn pump<H: PoolHost>(inner: &Rc<Inner<H>>) {
                 if *from == ServerState::Connected && *to != ServerState::Connected {
                     let gone = {
                         let mut st = inner.state.borrow_mut();
+                        for name in st.registry.names_of(server) {
+                            st.former.insert(name, server.clone());
+                        }
                         st.registry.remove_server(server);
                         st.lists.remove(server);
                         st.clients.remove(server)
@@ -341,6 +384,11 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
         }
         // The connect is bounded by the pool's deadline, and so are the lists that follow it.
         client_config.timeouts.connect_ms = left();
+        if let Some(ms) = config.call_timeout_ms {
+            // Above the client options' total cap this fails the server's connect with `CONFIG`
+            // (`SessionConfig::validate`), rather than being cut to the cap in silence.
+            client_config.timeouts.inactivity_ms = Some(ms);
+        }
         if inner.gate.is_some() && !inner.get_stream_in_edge {
             // Edge mode: a 2025 GET stream would hold one of the few outbound slots for the
             // client's whole life; it is opt-in there.
@@ -404,6 +452,7 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             info.tool_count = count;
             let era = info.era;
             if st.core.handle_connected(now, &attempt, info) {
+                st.former.retain(|_, s| *s != attempt.server);
                 let conn = Conn {
                     client: client.clone(),
                     attempt: attempt.id,
@@ -674,6 +723,24 @@ fn trust(core: &PoolCore, server: &str) -> (Option<Category>, AutoApprove) {
         .unwrap_or_default()
 }
 
+/// Why a call to `name`, which no connected server has, cannot go through: its server (one that
+/// had it before, or a configured server whose `mcp__<server>__` prefix it carries) is not
+/// connected now. `None` when no configured server matches: the tool is unknown.
+fn unavailable<C>(st: &State<C>, name: &str) -> Option<PoolError> {
+    let server = st.former.get(name).cloned().or_else(|| {
+        st.core
+            .server_names()
+            .filter(|s| {
+                name.strip_prefix("mcp__")
+                    .and_then(|rest| rest.strip_prefix(normalize_part(s).as_str()))
+                    .is_some_and(|rest| rest.starts_with("__"))
+            })
+            .max_by_key(|s| s.len())
+            .map(str::to_string)
+    })?;
+    st.core.unavailable(&server)
+}
+
 /// Whether no server is pending or connecting.
 fn all_settled(core: &PoolCore) -> bool {
     let mut names = core.server_names();
@@ -741,11 +808,13 @@ impl<H: PoolHost> PoolDriver<H> {
                 settled: Vec::new(),
                 timer: None,
                 instructions: InstructionsTracker::default(),
+                former: BTreeMap::new(),
             }),
             on_event,
             gate: options.edge.then(|| OutboundGate::new(EDGE_MAX_OUTBOUND)),
             get_stream_in_edge: options.get_stream_in_edge,
             adapt: options.adapt,
+            tool_search: options.tool_search,
         });
         Ok(PoolDriver { inner })
     }
@@ -766,10 +835,52 @@ impl<H: PoolHost> PoolDriver<H> {
         self.inner.state.borrow().core.status()
     }
 
-    /// Every tool of every connected server in `format`, in a deterministic order (server, then
-    /// tool).
+    /// The tool array for a model request in `format`: every exported tool in a deterministic
+    /// order (server, then tool), or, once the tool-search settings defer them, the search tool
+    /// and what stays loaded ([`deferral::export`]).
     pub fn tools(&self, format: ExportFormat) -> Vec<Value> {
-        self.inner.state.borrow().registry.tools(format)
+        self.export(format).0
+    }
+
+    fn export(&self, format: ExportFormat) -> (Vec<Value>, DeferralReport) {
+        let st = self.inner.state.borrow();
+        deferral::export(&st.registry.exported(), format, &self.inner.tool_search)
+    }
+
+    /// Whether `format`'s definitions are deferred now, their estimated tokens (in all and per
+    /// server) against the threshold, and how many tools stay loaded.
+    pub fn deferral(&self, format: ExportFormat) -> DeferralReport {
+        self.export(format).1
+    }
+
+    /// The exported tools that match `query`, best first: `{name, server, tool, score,
+    /// definition}` with the definition in `options.format`.
+    pub fn search_tools(&self, query: &str, options: &SearchOptions) -> Vec<Value> {
+        let st = self.inner.state.borrow();
+        st.registry
+            .search(query, options.limit, options.servers.as_deref())
+            .into_iter()
+            .map(|(t, score)| search::hit_json(t, score, options.format))
+            .collect()
+    }
+
+    /// The answer to the model's search-tool call (`arguments` `{query, limit?}`) in `format`'s
+    /// native shape when the settings use native deferral (Anthropic `tool_reference` blocks,
+    /// an OpenAI `tool_search_output` item for `call_id`), else an MCP `CallToolResult` whose
+    /// text lists the tools with their schemas.
+    pub fn search_answer(
+        &self,
+        arguments: &Value,
+        format: ExportFormat,
+        call_id: Option<&str>,
+    ) -> Result<Value, PoolError> {
+        let (query, options) = deferral::search_arguments(arguments)?;
+        let st = self.inner.state.borrow();
+        let hits = st.registry.search(&query, options.limit, None);
+        let native = self.inner.tool_search.style == DeferStyle::Native;
+        Ok(deferral::search_answer(
+            &query, &hits, format, native, call_id,
+        ))
     }
 
     /// The servers' instructions that are new or changed since the last call, and the servers
@@ -820,6 +931,49 @@ impl<H: PoolHost> PoolDriver<H> {
         options: <H::Client as PoolClient>::CallOptions,
     ) -> CallOutcome {
         let inner = &self.inner;
+        // The meta-tools of deferred loading: `search_tools` answers from the index, and
+        // `call_tool` runs the tool it names.
+        let (name, arguments) = match name {
+            SEARCH_TOOL => {
+                return match deferral::search_arguments(&arguments) {
+                    Ok((query, o)) => {
+                        let st = inner.state.borrow();
+                        let hits = st.registry.search(&query, o.limit, None);
+                        CallOutcome {
+                            flat: FlatResult {
+                                text: deferral::search_text(&query, &hits),
+                                is_error: false,
+                                truncated: false,
+                            },
+                            raw: None,
+                            error: None,
+                            protocol_error: None,
+                            pool_error: None,
+                        }
+                    }
+                    Err(e) => CallOutcome::failed(e.code(), e.to_string()),
+                };
+            }
+            CALL_TOOL => match (
+                arguments.get("name").and_then(Value::as_str),
+                arguments.get("arguments"),
+            ) {
+                (Some(n), a) if n != SEARCH_TOOL && n != CALL_TOOL => (
+                    n.to_string(),
+                    a.cloned()
+                        .filter(|a| !a.is_null())
+                        .unwrap_or_else(|| json!({})),
+                ),
+                _ => {
+                    return CallOutcome::failed(
+                        "INVALID_ARGUMENT",
+                        format!("{CALL_TOOL}: name must be a tool name that {SEARCH_TOOL} gave"),
+                    )
+                }
+            },
+            n => (n.to_string(), arguments),
+        };
+        let name = name.as_str();
         let now = inner.host.now();
         let routed = {
             let mut st = inner.state.borrow_mut();
@@ -830,19 +984,26 @@ impl<H: PoolHost> PoolDriver<H> {
                             c.calls.set(c.calls.get() + 1);
                             Ok((c.client.clone(), c.attempt, c.calls.clone(), server, tool))
                         }
-                        None => Err((
-                            "NOT_CONNECTED",
-                            format!("server {server:?} is not connected"),
-                        )),
+                        None => Err(st.core.unavailable(&server).unwrap_or_else(|| {
+                            PoolError::ServerUnavailable {
+                                server: server.clone(),
+                                state: "connected",
+                                next_retry_at: None,
+                            }
+                        })),
                     },
-                    Err(e) => Err((e.code(), e.to_string())),
+                    Err(e) => Err(e),
                 },
-                Err(e) => Err((e.code(), e.to_string())),
+                Err(ToolError::UnknownTool(_)) => match unavailable(&st, name) {
+                    Some(e) => Err(e),
+                    None => Err(PoolError::Tool(ToolError::UnknownTool(name.to_string()))),
+                },
+                Err(e) => Err(PoolError::Tool(e)),
             }
         };
         let (client, attempt, calls, server, tool) = match routed {
             Ok(x) => x,
-            Err((code, message)) => return CallOutcome::failed(code, message),
+            Err(e) => return CallOutcome::refused(&e),
         };
         let outcome = client.call_tool(&tool, arguments, options).await;
         calls.set(calls.get().saturating_sub(1));
@@ -864,6 +1025,7 @@ impl<H: PoolHost> PoolDriver<H> {
                 raw: Some(v),
                 error: None,
                 protocol_error: None,
+                pool_error: None,
             },
             Err(e) => CallOutcome {
                 protocol_error: Some(e.clone()),

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use crate::pool::{Policy, PoolConfig, PoolError, PoolEvent, PoolOptions, Vars};
 use crate::proto::session::ListKind;
+use crate::tools::deferral::ToolSearchConfig;
 use crate::tools::pinning::MemoryPinStore;
 
 /// How a pool is set up, whatever the target.
@@ -31,6 +32,8 @@ pub struct PoolSetup {
     pub approved_project_servers: BTreeSet<String>,
     /// Pins from an earlier run: a tool whose definition differs is held back from the start.
     pub pins: MemoryPinStore,
+    /// When tool definitions are deferred behind a search tool, and how.
+    pub tool_search: ToolSearchConfig,
 }
 
 impl PoolSetup {
@@ -66,6 +69,7 @@ impl PoolSetup {
             edge: self.edge,
             get_stream_in_edge: self.get_stream_in_edge,
             pins: self.pins,
+            tool_search: self.tool_search,
             ..DriverOptions::default()
         };
         PoolDriver::new(host, &cfg, &self.policy, options, on_event)

@@ -108,10 +108,13 @@ impl Session {
     /// `ping`, ...). Completes with the final result: MRTR rounds, session re-initialization,
     /// header and version retries happen inside.
     pub fn request(&mut self, method: &str, params: Value, opts: RequestOptions, now: u64) -> OpId {
-        let state = params_map(params).and_then(|mut params| {
-            opts.meta.apply(&mut params)?;
-            Ok(RequestState::new(method, params, opts.task))
-        });
+        let state = self
+            .check_timeout(&opts)
+            .and_then(|()| params_map(params))
+            .and_then(|mut params| {
+                opts.meta.apply(&mut params)?;
+                Ok(RequestState::new(method, params, opts.task))
+            });
         match state {
             Ok(st) => {
                 let id = self.new_op(OpKind::Request(st), &opts, false, now);
@@ -122,10 +125,24 @@ impl Session {
         }
     }
 
+    /// A per-request inactivity limit above the session's total cap would be cut to the cap
+    /// without a word: it is refused instead.
+    fn check_timeout(&self, opts: &RequestOptions) -> Result<(), ProtocolError> {
+        match (opts.timeout_ms, self.cfg.max_total_timeout_ms) {
+            (Some(t), Some(cap)) if t > cap => Err(ProtocolError::InvalidConfig(format!(
+                "the request's timeout ({t} ms) exceeds the maximum total timeout ({cap} ms)"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Fetches every page of a list (MCP `server/utilities/pagination`), following `nextCursor`
     /// with a repeated-cursor guard and the `max_pages` cap. Completes with `{<field>: [...]}`.
     /// 2026-era pages are served from the cache while their `ttlMs` lasts.
     pub fn list_all(&mut self, kind: ListKind, opts: RequestOptions, now: u64) -> OpId {
+        if let Err(e) = self.check_timeout(&opts) {
+            return self.fail_now(e, now);
+        }
         let st = ListState {
             kind,
             items: Vec::new(),
