@@ -7,7 +7,7 @@ use mcp_edge::pool::config::{
     expand_vars, merge_layers, normalize_url, DroppedDuplicate, ExpandError, PoolConfig,
     ProjectEntry, ServerConfig, Transport, Vars,
 };
-use mcp_edge::pool::{Policy, PoolCore, PoolError, PoolEvent, PoolOptions};
+use mcp_edge::pool::{Policy, PoolCore, PoolError, PoolEvent, PoolOptions, ServerState};
 use mcp_edge::proto::session::ProtocolChoice;
 use mcp_edge::tools::Category;
 use serde_json::{json, Value};
@@ -400,3 +400,129 @@ fn dedupe_by_signature_reports_the_dropped_entry() {
 
 // Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
 mcp_edge_wasm_test_mode::configure!();
+
+/// A server only the project layer defines waits for the host: `pending-approval` in status,
+/// one `approvalRequired` event, never handed out to connect; approval connects it, rejection
+/// keeps it off. Servers approved in advance connect like the user's own.
+#[test]
+fn project_only_servers_wait_for_approval() {
+    let user = json!({"mcpServers": {"mine": {"url": "https://mine.example/mcp"}}});
+    let project = json!({"mcpServers": {
+        "proj": {"url": "https://proj.example/mcp"},
+        "other": {"url": "https://other.example/mcp"},
+        "pre": {"url": "https://pre.example/mcp"}}});
+    let approved: BTreeSet<String> = ["pre".to_string()].into();
+    let c = PoolConfig::load(Ok(&user), Some(Ok(&project)), &approved, &Vars::new());
+    let mut core = PoolCore::new(&c, &Policy::default(), PoolOptions::default()).unwrap();
+    let mut asked = Vec::new();
+    while let Some(e) = core.poll_event() {
+        if let PoolEvent::ApprovalRequired { server } = e {
+            asked.push(server);
+        }
+    }
+    assert_eq!(asked, ["other", "proj"]);
+    let mut started = Vec::new();
+    while let Some(a) = core.next_to_connect(0) {
+        started.push(a.server);
+    }
+    assert_eq!(started, ["mine", "pre"], "nothing unapproved connects");
+    assert_eq!(core.state("proj"), Some(ServerState::PendingApproval));
+    assert_eq!(
+        serde_json::to_value(core.status()).unwrap()["servers"][3]["state"],
+        "pending-approval"
+    );
+    // A call meanwhile learns why.
+    assert!(matches!(
+        core.unavailable("proj"),
+        Some(PoolError::ServerUnavailable {
+            state: "pending-approval",
+            ..
+        })
+    ));
+    assert!(core.approve("proj").unwrap());
+    assert_eq!(core.next_to_connect(0).unwrap().server, "proj");
+    assert!(core.reject("other").unwrap());
+    assert_eq!(core.state("other"), Some(ServerState::Disabled));
+    assert_eq!(
+        core.status().servers[1].last_error.as_ref().unwrap().code,
+        "NOT_APPROVED"
+    );
+    assert!(core.enable("other").is_err(), "enable does not approve");
+    assert!(
+        !core.approve("mine").unwrap(),
+        "the user's own needs no approval"
+    );
+    assert!(!core.reject("mine").unwrap());
+    assert!(
+        core.approve("other").unwrap(),
+        "a rejected server can still be approved"
+    );
+    assert_eq!(core.state("other"), Some(ServerState::Pending));
+}
+
+/// Two names for one endpoint: the user's entry is kept, even when the project's sorts first.
+#[test]
+fn duplicates_keep_the_user_s_entry_never_the_project_s() {
+    let user = json!({"mcpServers": {"zz-mine": {"url": "https://same.example/mcp"}}});
+    let project = json!({"mcpServers": {"aa-copy": {"url": "https://same.example/mcp"}}});
+    let c = PoolConfig::load(
+        Ok(&user),
+        Some(Ok(&project)),
+        &BTreeSet::new(),
+        &Vars::new(),
+    );
+    let d = c.duplicates();
+    assert_eq!(
+        (d[0].dropped.as_str(), d[0].kept.as_str()),
+        ("aa-copy", "zz-mine")
+    );
+    // Approved in advance, the project's copy still does not push the user's out.
+    let approved: BTreeSet<String> = ["aa-copy".to_string()].into();
+    let c = PoolConfig::load(Ok(&user), Some(Ok(&project)), &approved, &Vars::new());
+    assert_eq!(c.duplicates()[0].kept, "zz-mine");
+}
+
+/// A document that cannot be used fails open: the pool starts without that layer and reports it
+/// (diagnostics, one `ConfigRejected` event); a bad entry fails only itself.
+#[test]
+fn an_unusable_layer_fails_open() {
+    let none = BTreeSet::new();
+    let bad_text = mcp_edge::pool::config::parse_text("{\"mcpServers\": {");
+    let c = PoolConfig::load(
+        bad_text.as_ref().map_err(Clone::clone),
+        None,
+        &none,
+        &Vars::new(),
+    );
+    assert!(c.servers.is_empty());
+    assert_eq!(c.diagnostics.len(), 1);
+    assert!(
+        c.diagnostics[0]
+            .to_string()
+            .contains("user layer ignored: not JSON (line 1"),
+        "{}",
+        c.diagnostics[0]
+    );
+    let user = json!({"mcpServers": {"ok": {"url": "https://ok.example/mcp"}, "bad": {"url": 3}}});
+    for project in [json!([1]), json!({"mcpServers": "x"})] {
+        let c = PoolConfig::load(Ok(&user), Some(Ok(&project)), &none, &Vars::new());
+        assert_eq!(c.servers.len(), 2, "the user's layer is kept");
+        assert!(
+            c.diagnostics[0]
+                .to_string()
+                .contains("project layer ignored"),
+            "{:?}",
+            c.diagnostics
+        );
+        let mut core = PoolCore::new(&c, &Policy::default(), PoolOptions::default()).unwrap();
+        assert!(matches!(
+            core.poll_event(),
+            Some(PoolEvent::ConfigRejected { .. })
+        ));
+        assert_eq!(core.status().diagnostics[0].code, "CONFIG");
+        assert_eq!(core.state("bad"), Some(ServerState::Failed));
+        assert_eq!(core.next_to_connect(0).unwrap().server, "ok");
+    }
+    let c = PoolConfig::load(Ok(&json!("text")), None, &none, &Vars::new());
+    assert!(c.servers.is_empty() && c.diagnostics.len() == 1);
+}

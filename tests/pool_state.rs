@@ -511,7 +511,7 @@ fn events_and_status_serialisation() {
         v,
         json!({"servers": [{"name": "s", "state": "connected", "transport": "http", "lastError": null,
             "toolCount": 1, "promptCount": 0, "resourceCount": 0, "era": "legacy", "protocolVersion": "2025-11-25", "retries": 0,
-            "nextRetryAt": null, "deadline": null, "gaveUp": false, "slowRetry": false, "projectEntry": null}]})
+            "nextRetryAt": null, "deadline": null, "gaveUp": false, "slowRetry": false, "projectEntry": null}], "diagnostics": []})
     );
     assert_eq!(
         serde_json::to_value(ServerState::NeedsAuth).unwrap(),
@@ -642,4 +642,36 @@ fn after_the_fast_retries_a_server_is_retried_slowly_forever_and_comes_back() {
             ..
         })
     ));
+}
+
+#[test]
+fn the_reconnect_option_is_read_over_the_defaults_and_checked() {
+    let b = BackoffPolicy::from_json(
+        &json!({"initialMs": 100, "maxMs": 400, "maxRetries": 3, "slowMs": 2000}),
+    )
+    .unwrap();
+    assert_eq!(
+        (b.initial_ms, b.max_ms, b.max_retries, b.slow_ms),
+        (100, 400, 3, Some(2000))
+    );
+    assert_eq!(b.multiplier, BackoffPolicy::default().multiplier);
+    assert_eq!(
+        BackoffPolicy::from_json(&json!({"slowMs": null}))
+            .unwrap()
+            .slow_ms,
+        None
+    );
+    assert_eq!(
+        BackoffPolicy::from_json(&Value::Null).unwrap(),
+        BackoffPolicy::default()
+    );
+    for bad in [
+        json!({"jitterPercent": 101}),
+        json!({"initialMs": -1}),
+        json!({"slow": 5}),
+        json!([1]),
+    ] {
+        let e = BackoffPolicy::from_json(&bad).unwrap_err();
+        assert_eq!(e.code(), "INVALID_OPTION", "{bad}");
+    }
 }

@@ -15,7 +15,7 @@ use crate::pool::driver::{
     CallOutcome, ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost,
     PoolSetup, ServerTarget,
 };
-use crate::pool::{OutboundGate, Policy, PoolError, PoolStatus, Vars};
+use crate::pool::{BackoffPolicy, OutboundGate, Policy, PoolError, PoolStatus, Vars};
 use crate::proto::session::{
     Event, ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig,
 };
@@ -214,7 +214,7 @@ impl<F: ClientFactory> PoolHost for FetchHost<F> {
 #[derive(Clone, Default)]
 pub struct McpPoolOptions {
     vars: Vars,
-    project_config: Option<Value>,
+    project_config: Option<Result<Value, PoolError>>,
     approved_project_servers: std::collections::BTreeSet<String>,
     policy: Policy,
     edge: bool,
@@ -225,6 +225,7 @@ pub struct McpPoolOptions {
     on_event: Option<EventFn>,
     pins: MemoryPinStore,
     tool_search: ToolSearchConfig,
+    backoff: Option<BackoffPolicy>,
 }
 
 impl std::fmt::Debug for McpPoolOptions {
@@ -259,7 +260,13 @@ impl McpPoolOptions {
     /// wins, status and a `ProjectEntryIgnored` event say so) unless approved with
     /// [`McpPoolOptions::approve_project_server`].
     pub fn project_config(mut self, config: Value) -> Self {
-        self.project_config = Some(config);
+        self.project_config = Some(Ok(config));
+        self
+    }
+
+    /// The project layer as the JS surface read it (or why it could not).
+    pub(crate) fn project_layer(mut self, layer: Result<Value, PoolError>) -> Self {
+        self.project_config = Some(layer);
         self
     }
 
@@ -322,6 +329,13 @@ impl McpPoolOptions {
         self
     }
 
+    /// Reconnection timing: fast retries with capped, jittered backoff, then slow retries every
+    /// `slow_ms` for as long as the pool lives (default [`BackoffPolicy::default`]).
+    pub fn reconnect(mut self, backoff: BackoffPolicy) -> Self {
+        self.backoff = Some(backoff);
+        self
+    }
+
     /// Hears every state change, tool count change and abandoned attempt.
     pub fn on_event(mut self, f: impl Fn(&DriverEvent) + 'static) -> Self {
         self.on_event = Some(Rc::new(f));
@@ -340,11 +354,12 @@ impl McpPoolOptions {
         self
     }
 
-    /// A driver over `host` for the `{"mcpServers": {...}}` document `config`.
+    /// A driver over `host` for the `{"mcpServers": {...}}` document `config` (or why it could
+    /// not be read: the pool then starts empty and says so).
     pub(crate) fn driver<H: PoolHost>(
         self,
         host: H,
-        config: &Value,
+        config: Result<&Value, PoolError>,
     ) -> Result<PoolDriver<H>, PoolError> {
         let setup = PoolSetup {
             vars: self.vars,
@@ -357,6 +372,7 @@ impl McpPoolOptions {
             approved_project_servers: self.approved_project_servers,
             pins: self.pins,
             tool_search: self.tool_search,
+            backoff: self.backoff,
         };
         let seed = (js_sys::Math::random() * 9.0e15) as u64;
         setup.driver(host, config, seed, self.on_event)
@@ -386,7 +402,7 @@ impl McpPool {
     pub fn new(config: &Value, options: McpPoolOptions) -> Result<McpPool, PoolError> {
         let host = FetchHost::new(options.client.clone());
         Ok(McpPool {
-            driver: options.driver(host, config)?,
+            driver: options.driver(host, Ok(config))?,
         })
     }
 
@@ -472,6 +488,17 @@ impl McpPool {
         Call::new(move |options| {
             Box::pin(async move { driver.call(&name, arguments, options).await })
         })
+    }
+
+    /// Approves a server only the project layer defines (it waits in `pending-approval`
+    /// until then): it connects now. Returns false for a server that needed no approval.
+    pub fn approve_server(&self, server: &str) -> Result<bool, PoolError> {
+        self.driver.approve_server(server)
+    }
+
+    /// Rejects a server only the project layer defines: it stays off (`NOT_APPROVED`).
+    pub fn reject_server(&self, server: &str) -> Result<bool, PoolError> {
+        self.driver.reject_server(server)
     }
 
     /// Retries a server now (after a failure, or after the user signed in).

@@ -32,7 +32,7 @@ use crate::pool::driver::{
     ClientSignal, DriverEvent, EventFn, LocalFuture, PoolClient, PoolDriver, PoolHost, PoolSetup,
     ServerTarget,
 };
-use crate::pool::{OutboundGate, Policy, PoolError, Vars};
+use crate::pool::{BackoffPolicy, OutboundGate, Policy, PoolError, Vars};
 use crate::proto::auth::AuthConfig;
 use crate::proto::session::{
     Event, ListKind, ProtocolError, RequestOptions, ServerInfo, SessionConfig,
@@ -287,7 +287,7 @@ fn setup(options: Option<PoolOptions>) -> Result<(PoolSetup, ClientConfig), Erro
     };
     s.vars = o.vars.unwrap_or_default().into_iter().collect::<Vars>();
     if let Some(text) = o.project_config_json {
-        s.project_config = Some(parse_object(&text, "project-config-json")?);
+        s.project_config = Some(crate::pool::config::parse_text(&text));
     }
     if let Some(text) = o.policy_json {
         let v = parse_object(&text, "policy-json")?;
@@ -299,6 +299,10 @@ fn setup(options: Option<PoolOptions>) -> Result<(PoolSetup, ClientConfig), Erro
         d.client_info = Some(parse_object(&text, "client-info-json")?);
     }
     d.timeouts.inactivity_ms = o.request_timeout_ms;
+    if let Some(text) = o.reconnect_json {
+        let v = parse_object(&text, "reconnect-json")?;
+        s.backoff = Some(BackoffPolicy::from_json(&v).map_err(|e| pool_error(&e))?);
+    }
     if let Some(text) = o.tool_search_json {
         let v = parse_object(&text, "tool-search-json")?;
         s.tool_search = ToolSearchConfig::from_json(&v).map_err(|e| tool_error(&e))?;
@@ -315,7 +319,8 @@ impl GuestPool for McpPool {
         config_json: String,
         options: Option<PoolOptions>,
     ) -> Result<super::exports::pool::Pool, Error> {
-        let config = parse_object(&config_json, "config-json")?;
+        // A document the pool cannot use fails open: an empty pool whose status says why.
+        let config = crate::pool::config::parse_text(&config_json);
         let (setup, base) = setup(options)?;
         let events: Rc<RefCell<VecDeque<String>>> = Rc::default();
         let queue = events.clone();
@@ -331,7 +336,12 @@ impl GuestPool for McpPool {
             base,
         };
         let driver = setup
-            .driver(host, &config, seed(), Some(listener))
+            .driver(
+                host,
+                config.as_ref().map_err(Clone::clone),
+                seed(),
+                Some(listener),
+            )
             .map_err(|e| pool_error(&e))?;
         Ok(super::exports::pool::Pool::new(McpPool { driver, events }))
     }
@@ -436,6 +446,18 @@ impl GuestPool for McpPool {
                 }))
             }
         }
+    }
+
+    fn approve_server(&self, server: String) -> Result<bool, Error> {
+        self.driver
+            .approve_server(&server)
+            .map_err(|e| pool_error(&e))
+    }
+
+    fn reject_server(&self, server: String) -> Result<bool, Error> {
+        self.driver
+            .reject_server(&server)
+            .map_err(|e| pool_error(&e))
     }
 
     fn reconnect(&self, server: String) -> Result<(), Error> {

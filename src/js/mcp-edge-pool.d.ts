@@ -74,13 +74,17 @@ export interface PoolOptions extends Omit<ConnectOptions, "auth"> {
   /** Values for `${VAR}` expansion. Errors name the variable, never a value. */
   vars?: Record<string, string>;
   /**
-   * A second (project) layer over `config`: top-level scalars override; its servers that `config`
-   * lacks are added; one that `config` has is ignored (the user's entry, with its credentials, stays
-   * in force; `status()` says `projectEntry: "ignored"` and a `projectEntryIgnored` event is sent)
-   * unless named in `approvedProjectServers`, which lets the project's entry replace it whole.
+   * A second (project) layer over `config`, an object or its JSON text: top-level scalars override;
+   * its servers that `config` lacks are added but wait in `pending-approval` (an
+   * `approvalRequired` event is sent) until `approveServer` or `rejectServer`; one that `config`
+   * has is ignored (the user's entry, with its credentials, stays in force; `status()` says
+   * `projectEntry: "ignored"` and a `projectEntryIgnored` event is sent). Servers named in
+   * `approvedProjectServers` are approved in advance: added ones connect, and the project's entry
+   * replaces the user's whole. Two entries with the same endpoint keep the user's, never the
+   * project's. A layer that cannot be used is left out (`status().diagnostics`).
    */
-  projectConfig?: ProjectConfig;
-  /** Project servers allowed to replace the user's entry of the same name (see `projectConfig`). */
+  projectConfig?: ProjectConfig | string;
+  /** Project servers approved in advance (see `projectConfig`). */
   approvedProjectServers?: string[];
   /** Deny wins; an absent allow list allows all, an empty one allows none. */
   policy?: { denied?: PolicyRule[]; allowed?: PolicyRule[] };
@@ -94,6 +98,17 @@ export interface PoolOptions extends Omit<ConnectOptions, "auth"> {
   maxConcurrentConnects?: number;
   /** Connect timeout of servers without `timeoutMs` (default 30000). */
   connectTimeoutMs?: number;
+  /**
+   * Reconnection timing. A failed remote server is retried after `initialMs` (default 1000),
+   * growing by `multiplier` (2) up to `maxMs` (30000), minus up to `jitterPercent` (20) %, at most
+   * `maxRetries` (5) times in a row and `maxTotalRetries` (50) times in all; a connection that stays
+   * up `stableAfterMs` (60000) ends the streak. Then it is retried every `slowMs` (300000, jittered)
+   * for as long as the pool lives; `slowMs: null` gives up instead (until `reconnect()`).
+   */
+  reconnect?: {
+    initialMs?: number; maxMs?: number; multiplier?: number; jitterPercent?: number;
+    maxRetries?: number; maxTotalRetries?: number; stableAfterMs?: number; slowMs?: number | null;
+  };
   /**
    * Pins from an earlier run (`pool.pins()`): a tool whose description or input schema differs
    * from its pin is held back (and reported by a `toolChanged` event) until `acceptTool`.
@@ -149,7 +164,7 @@ export type Pins = Record<string, Record<string, string>>;
 /** A tool held back because its definition differs from its pin. */
 export interface HeldTool { name: string; server: string; tool: string; pinned: string; current: string }
 
-export type ServerState = "pending" | "connecting" | "connected" | "failed" | "needs-auth" | "disabled" | "unsupported";
+export type ServerState = "pending" | "connecting" | "connected" | "failed" | "needs-auth" | "disabled" | "pending-approval" | "unsupported";
 
 export interface ServerStatus {
   name: string;
@@ -173,7 +188,11 @@ export interface ServerStatus {
   /** What became of the project layer's entry of this name; `null` when it has none. */
   projectEntry: "added" | "ignored" | "approved" | null;
 }
-export interface PoolStatus { servers: ServerStatus[] }
+export interface PoolStatus {
+  servers: ServerStatus[];
+  /** Configuration layers left out because they could not be used (bad JSON, not an object). */
+  diagnostics: { code: McpErrorCode; message: string }[];
+}
 
 /**
  * What `onEvent` receives: a server changed state (also when a connected one stopped answering:
@@ -186,6 +205,10 @@ export type PoolEvent =
   | { type: "attemptAborted"; server: string }
   /** The project layer's entry for a server the user's config has was not used (not approved). */
   | { type: "projectEntryIgnored"; server: string }
+  /** A server only the project layer defines waits for `approveServer` / `rejectServer`. */
+  | { type: "approvalRequired"; server: string }
+  /** A configuration layer could not be used; the pool started without it. */
+  | { type: "configRejected"; code: McpErrorCode; message: string }
   | { type: "listChanged"; server: string; list: "tools" | "prompts" | "resources"; count: number }
   | { type: "toolCount"; server: string; count: number }
   /** A tool's description or input schema differs from its pin: it is held back until `acceptTool`. */
@@ -244,7 +267,11 @@ export interface FlatToolResult {
 
 export class McpPool {
   free(): void;
-  constructor(config: PoolConfig, options?: PoolOptions);
+  /**
+   * Never throws for the document's content: a document that cannot be used (bad JSON text, not an
+   * object) gives an empty pool whose `status().diagnostics` says why; a bad entry fails only itself.
+   */
+  constructor(config: PoolConfig | string, options?: PoolOptions);
   /** Connects every enabled server (bounded concurrency, own timeouts); never rejects for one server. */
   connectAll(): Promise<PoolStatus>;
   status(): PoolStatus;
@@ -291,6 +318,10 @@ export class McpPool {
    */
   call(name: string, args?: JsonObject, options?: CallOptions): Promise<FlatToolResult>;
   reconnect(server: string): void;
+  /** Approves a server only the project layer defines (`pending-approval`): it connects now. False when it needed none. */
+  approveServer(server: string): boolean;
+  /** Rejects such a server: it stays `disabled` with `NOT_APPROVED`. False when it needed no approval. */
+  rejectServer(server: string): boolean;
   /** The tools held back because their definition changed since it was pinned. */
   heldTools(): HeldTool[];
   /** Every pin, to persist (IndexedDB, KV, Durable Object storage) and pass back as the `pins` option. */

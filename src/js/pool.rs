@@ -14,7 +14,7 @@ use crate::api::ConnectOptions;
 use crate::api::FetchOptions;
 use crate::api::{ClientFactory, FetchHost, McpPoolOptions};
 use crate::pool::driver::{DriverEvent, EventFn, ServerTarget};
-use crate::pool::{Policy, PoolDriver, PoolError, Vars};
+use crate::pool::{BackoffPolicy, Policy, PoolDriver, PoolError, Vars};
 use crate::proto::session::{ListKind, SessionConfig};
 use crate::tools::deferral::ToolSearchConfig;
 use crate::tools::pinning::MemoryPinStore;
@@ -105,6 +105,14 @@ fn parse_vars(options: &JsValue) -> Result<Vars, JsValue> {
     }
 }
 
+/// A configuration layer: an object, or its JSON text (a config file's content as read).
+fn document(v: &JsValue) -> Result<Result<Value, PoolError>, JsValue> {
+    Ok(match v.as_string() {
+        Some(text) => crate::pool::config::parse_text(&text),
+        None => Ok(from_js(v)?),
+    })
+}
+
 fn tool_error_to_js(e: &ToolError) -> JsValue {
     super::glue::make_mcp_error(e.code(), &e.to_string(), &JsValue::UNDEFINED)
 }
@@ -132,10 +140,12 @@ impl McpPool {
     #[wasm_bindgen(constructor)]
     pub fn new(config: JsValue, options: JsValue) -> Result<McpPool, JsValue> {
         let mut o = McpPoolOptions::new().with_vars(parse_vars(&options)?);
-        let doc = from_js(&config)?;
-        let project = from_js(&get(&options, "projectConfig"))?;
-        if !project.is_null() {
-            o = o.project_config(project);
+        // A document the pool cannot use (bad JSON text, not an object) fails open: the pool
+        // starts without it and reports why in `status().diagnostics`.
+        let doc = document(&config)?;
+        let project = get(&options, "projectConfig");
+        if !project.is_undefined() && !project.is_null() {
+            o = o.project_layer(document(&project)?);
         }
         match from_js(&get(&options, "approvedProjectServers"))? {
             Value::Null => {}
@@ -176,6 +186,10 @@ impl McpPool {
             ToolSearchConfig::from_json(&from_js(&get(&options, "toolSearch"))?)
                 .map_err(|e| tool_error_to_js(&e))?,
         );
+        match from_js(&get(&options, "reconnect"))? {
+            Value::Null => {}
+            r => o = o.reconnect(BackoffPolicy::from_json(&r).map_err(|e| pool_error_to_js(&e))?),
+        }
         let edge = get(&options, "edge").as_bool() == Some(true);
         // Edge mode: the 2025 GET stream is opt-in (`openGetStream: true`).
         o = o
@@ -205,7 +219,7 @@ impl McpPool {
         });
         let driver = o
             .with_listener(listener)
-            .driver(host, &doc)
+            .driver(host, doc.as_ref().map_err(Clone::clone))
             .map_err(|e| pool_error_to_js(&e))?;
         Ok(McpPool { driver })
     }
@@ -326,6 +340,23 @@ impl McpPool {
             }
             Ok(to_js(&v))
         })
+    }
+
+    /// Approves a server only the project layer defines (state `pending-approval`): it
+    /// connects now. False when the server needed no approval.
+    #[wasm_bindgen(js_name = approveServer)]
+    pub fn approve_server(&self, server: String) -> Result<bool, JsValue> {
+        self.driver
+            .approve_server(&server)
+            .map_err(|e| pool_error_to_js(&e))
+    }
+
+    /// Rejects a server only the project layer defines: it stays off (`NOT_APPROVED`).
+    #[wasm_bindgen(js_name = rejectServer)]
+    pub fn reject_server(&self, server: String) -> Result<bool, JsValue> {
+        self.driver
+            .reject_server(&server)
+            .map_err(|e| pool_error_to_js(&e))
     }
 
     /// Retries a failed server now (also after the user signed in).

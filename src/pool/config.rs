@@ -123,18 +123,23 @@ pub struct PoolConfig {
     pub other: Map<String, Value>,
     /// What became of each server entry of the project layer ([`merge_layers`]).
     pub project: BTreeMap<String, ProjectEntry>,
+    /// Layers that could not be used at all (not a JSON object, `mcpServers` not an object):
+    /// [`PoolConfig::load`] leaves them out and reports them here instead of failing.
+    pub diagnostics: Vec<PoolError>,
 }
 
 /// What became of a project layer's server entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ProjectEntry {
-    /// A server the user's layer does not have: added.
+    /// A server the user's layer does not have: added, but it connects only once the host
+    /// approves it (a project checked into a repository must not start servers unasked).
     Added,
     /// A server the user's layer has: the user's entry stays, the project's is not used.
     Ignored,
-    /// A server the user's layer has, and the host approved the project's entry: it replaces
-    /// the user's entry whole (nothing of the user's entry, credentials included, carries over).
+    /// The host approved the project's entry: a server the user's layer lacks connects, and one
+    /// it has is replaced whole (nothing of the user's entry, credentials included, carries
+    /// over).
     Approved,
 }
 
@@ -170,10 +175,47 @@ pub struct DroppedDuplicate {
 impl PoolConfig {
     /// Parses a document (`{"mcpServers": {...}, ...}`) from text.
     pub fn from_json(text: &str, vars: &Vars) -> Result<Self, PoolError> {
-        let doc: Value = serde_json::from_str(text).map_err(|e| PoolError::InvalidConfig {
-            reason: format!("not JSON (line {}, column {})", e.line(), e.column()),
-        })?;
-        Self::from_value(&doc, vars)
+        Self::from_value(&parse_text(text)?, vars)
+    }
+
+    /// The configuration a pool starts from, which never fails as a whole: a user layer that
+    /// is not a usable document counts as empty, a project layer that is not one is left out,
+    /// each reported in [`PoolConfig::diagnostics`]; a bad server entry fails only itself.
+    pub fn load(
+        user: Result<&Value, PoolError>,
+        project: Option<Result<&Value, PoolError>>,
+        approved: &BTreeSet<String>,
+        vars: &Vars,
+    ) -> PoolConfig {
+        let mut diagnostics = Vec::new();
+        let empty = Value::Object(Map::new());
+        // A layer is used when it was read and is shaped like a document; else it is reported.
+        let mut usable = |r: Result<&Value, PoolError>, layer: &str| {
+            let checked = r.and_then(|v| Self::from_value(v, &Vars::new()).map(|_| v.clone()));
+            checked
+                .map_err(|e| {
+                    diagnostics.push(match e {
+                        PoolError::InvalidConfig { reason } => PoolError::InvalidConfig {
+                            reason: format!("{layer} layer ignored: {reason}"),
+                        },
+                        other => other,
+                    })
+                })
+                .ok()
+        };
+        let user = usable(user, "user").unwrap_or_else(|| empty.clone());
+        let project = project.and_then(|p| usable(p, "project"));
+        let (user, project) = (&user, project.as_ref());
+        let parsed = match project {
+            None => Self::from_value(user, vars),
+            Some(p) => Self::from_layers(user, p, approved, vars),
+        };
+        let mut c = parsed.unwrap_or_else(|e| {
+            diagnostics.push(e);
+            Self::from_value(&empty, vars).unwrap_or_default()
+        });
+        c.diagnostics = diagnostics;
+        c
     }
 
     /// Parses the user layer, then the project layer on top of it (see [`merge_layers`]);
@@ -222,6 +264,7 @@ impl PoolConfig {
             servers,
             other,
             project: BTreeMap::new(),
+            diagnostics: Vec::new(),
         })
     }
 
@@ -230,7 +273,16 @@ impl PoolConfig {
     pub fn duplicates(&self) -> Vec<DroppedDuplicate> {
         let mut seen: BTreeMap<String, &str> = BTreeMap::new();
         let mut out = Vec::new();
-        for e in &self.servers {
+        // The user's own entries are kept before the project's, whatever their names: a project
+        // cannot push the user's entry out by naming a copy of it first.
+        let rank = |e: &&ServerEntry| match self.project.get(&e.name) {
+            None | Some(ProjectEntry::Ignored) => 0,
+            Some(ProjectEntry::Approved) => 1,
+            Some(ProjectEntry::Added) => 2,
+        };
+        let mut order: Vec<&ServerEntry> = self.servers.iter().collect();
+        order.sort_by_key(rank);
+        for e in order {
             let Ok(cfg) = &e.config else { continue };
             if !e.enabled {
                 continue;
@@ -248,6 +300,14 @@ impl PoolConfig {
         }
         out
     }
+}
+
+/// A configuration document's JSON text as a value; the error names the line and column, never
+/// the text (it may hold secrets).
+pub fn parse_text(text: &str) -> Result<Value, PoolError> {
+    serde_json::from_str(text).map_err(|e| PoolError::InvalidConfig {
+        reason: format!("not JSON (line {}, column {})", e.line(), e.column()),
+    })
 }
 
 /// Merges two configuration layers (user, then project on top).
@@ -283,9 +343,9 @@ pub fn merge_layers(
             };
             for (name, pe) in ps {
                 let note = match (m.contains_key(name), approved.contains(name)) {
-                    (false, _) => ProjectEntry::Added,
+                    (_, true) => ProjectEntry::Approved,
+                    (false, false) => ProjectEntry::Added,
                     (true, false) => ProjectEntry::Ignored,
-                    (true, true) => ProjectEntry::Approved,
                 };
                 notes.insert(name.clone(), note);
                 match (note, pe) {

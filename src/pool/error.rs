@@ -88,6 +88,11 @@ pub enum PoolError {
     },
     /// An option is out of range.
     InvalidOption(String),
+    /// The host rejected a server only the project layer defines.
+    NotApproved {
+        /// The server.
+        server: String,
+    },
     /// The tool's server is not connected now (it failed and is being retried, waits for
     /// sign-in, or is off): the call fails at once instead of waiting.
     ServerUnavailable {
@@ -119,6 +124,7 @@ impl PoolError {
             PoolError::CircuitOpen { .. } => "CIRCUIT_OPEN",
             PoolError::InvalidOption(_) => "INVALID_OPTION",
             PoolError::ServerUnavailable { .. } => "SERVER_UNAVAILABLE",
+            PoolError::NotApproved { .. } => "NOT_APPROVED",
         }
     }
 
@@ -191,6 +197,10 @@ impl fmt::Display for PoolError {
                 "tool {name:?} is failing too often; calls are paused until t={retry_at} ms"
             ),
             PoolError::InvalidOption(s) => write!(f, "invalid option: {s}"),
+            PoolError::NotApproved { server } => write!(
+                f,
+                "server {server:?} comes from the project's configuration and was not approved"
+            ),
             PoolError::ServerUnavailable {
                 server,
                 state,

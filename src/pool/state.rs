@@ -56,6 +56,8 @@ pub enum ServerState {
     NeedsAuth,
     /// Off: by configuration, by the user, by policy, or as a duplicate (see `last_error`).
     Disabled,
+    /// A server only the project layer defines, waiting for the host to approve (or reject) it.
+    PendingApproval,
     /// A stdio server on a host that cannot start processes.
     Unsupported,
 }
@@ -70,6 +72,7 @@ impl ServerState {
             ServerState::Failed => "failed",
             ServerState::NeedsAuth => "needs-auth",
             ServerState::Disabled => "disabled",
+            ServerState::PendingApproval => "pending-approval",
             ServerState::Unsupported => "unsupported",
         }
     }
@@ -113,6 +116,48 @@ impl Default for BackoffPolicy {
 }
 
 impl BackoffPolicy {
+    /// Reads the `reconnect` option: `{"initialMs"?, "maxMs"?, "multiplier"?,
+    /// "jitterPercent"?, "maxRetries"?, "maxTotalRetries"?, "stableAfterMs"?, "slowMs"?}` over
+    /// the defaults (`"slowMs": null` gives up once the fast retries are spent). `null` gives
+    /// the defaults.
+    pub fn from_json(v: &serde_json::Value) -> Result<BackoffPolicy, PoolError> {
+        let mut b = BackoffPolicy::default();
+        let bad = |m: String| PoolError::InvalidOption(format!("reconnect: {m}"));
+        let m = match v {
+            serde_json::Value::Null => return Ok(b),
+            serde_json::Value::Object(m) => m,
+            _ => return Err(bad("must be an object".into())),
+        };
+        for (k, v) in m {
+            let n = || {
+                v.as_u64()
+                    .ok_or_else(|| bad(format!("{k} must be a non-negative integer")))
+            };
+            let small = |max: u64| {
+                n().and_then(|x| {
+                    if x <= max {
+                        Ok(x)
+                    } else {
+                        Err(bad(format!("{k} must be at most {max}")))
+                    }
+                })
+            };
+            match k.as_str() {
+                "initialMs" => b.initial_ms = n()?,
+                "maxMs" => b.max_ms = n()?,
+                "multiplier" => b.multiplier = small(u64::from(u32::MAX))? as u32,
+                "jitterPercent" => b.jitter_percent = small(100)? as u8,
+                "maxRetries" => b.max_retries = small(u64::from(u32::MAX))? as u32,
+                "maxTotalRetries" => b.max_total_retries = small(u64::from(u32::MAX))? as u32,
+                "stableAfterMs" => b.stable_after_ms = n()?,
+                "slowMs" if v.is_null() => b.slow_ms = None,
+                "slowMs" => b.slow_ms = Some(n()?.max(1)),
+                _ => return Err(bad(format!("unknown setting {k:?}"))),
+            }
+        }
+        Ok(b)
+    }
+
     /// The delay before retry number `n` (1-based) of `server`'s streak, jitter included. Pure:
     /// the same seed, server and `n` always give the same delay, whatever else happens.
     pub fn delay(&self, seed: u64, server: &str, n: u32) -> u64 {
@@ -256,6 +301,18 @@ pub enum PoolEvent {
         /// The server.
         server: String,
     },
+    /// A server only the project layer defines waits for the host's approval
+    /// ([`PoolCore::approve`] or [`PoolCore::reject`]). Reported once, when the pool starts.
+    ApprovalRequired {
+        /// The server.
+        server: String,
+    },
+    /// A configuration layer could not be used and was left out (the pool starts without it).
+    /// Reported once, when the pool starts.
+    ConfigRejected {
+        /// Why.
+        error: PoolError,
+    },
     /// A connected server's tool count changed.
     ToolCount {
         /// The server.
@@ -272,6 +329,8 @@ enum Off {
     User,
     Policy,
     Duplicate,
+    /// The host rejected a project server.
+    Rejected,
 }
 
 #[derive(Debug, Clone)]
@@ -348,6 +407,8 @@ pub struct ServerStatus {
 pub struct PoolStatus {
     /// The servers.
     pub servers: Vec<ServerStatus>,
+    /// Configuration layers that were left out because they could not be used.
+    pub diagnostics: Vec<ErrorStatus>,
 }
 
 /// Most events kept unpolled; older ones are dropped first.
@@ -362,6 +423,7 @@ pub struct PoolCore {
     outbound_in_use: usize,
     aborts: VecDeque<Attempt>,
     events: VecDeque<PoolEvent>,
+    diagnostics: Vec<PoolError>,
 }
 
 impl PoolCore {
@@ -425,6 +487,10 @@ impl PoolCore {
                                 }),
                             ))
                         }
+                        // Only the project layer has it: it waits for the host's approval.
+                        None if config.project.get(&e.name) == Some(&ProjectEntry::Added) => {
+                            Some((ServerState::PendingApproval, None, None))
+                        }
                         None => None,
                     },
                 },
@@ -446,14 +512,28 @@ impl PoolCore {
             }
             servers.insert(e.name.clone(), s);
         }
-        let events = config
-            .project
+        let mut events: VecDeque<PoolEvent> = config
+            .diagnostics
             .iter()
-            .filter(|(_, e)| **e == ProjectEntry::Ignored)
-            .map(|(server, _)| PoolEvent::ProjectEntryIgnored {
-                server: server.clone(),
-            })
+            .map(|e| PoolEvent::ConfigRejected { error: e.clone() })
             .collect();
+        events.extend(
+            config
+                .project
+                .iter()
+                .filter(|(_, e)| **e == ProjectEntry::Ignored)
+                .map(|(server, _)| PoolEvent::ProjectEntryIgnored {
+                    server: server.clone(),
+                }),
+        );
+        events.extend(
+            servers
+                .iter()
+                .filter(|(_, s)| s.state == ServerState::PendingApproval)
+                .map(|(server, _)| PoolEvent::ApprovalRequired {
+                    server: server.clone(),
+                }),
+        );
         Ok(PoolCore {
             options,
             servers,
@@ -461,6 +541,7 @@ impl PoolCore {
             outbound_in_use: 0,
             aborts: VecDeque::new(),
             events,
+            diagnostics: config.diagnostics.clone(),
         })
     }
 
@@ -776,8 +857,47 @@ impl PoolCore {
         Ok(())
     }
 
+    /// The host approves a server only the project layer defines (waiting, or rejected
+    /// before): it connects. Returns false for a server that needed no approval.
+    pub fn approve(&mut self, server: &str) -> Result<bool, PoolError> {
+        let s = self
+            .servers
+            .get_mut(server)
+            .ok_or_else(|| PoolError::UnknownServer(server.to_string()))?;
+        let waiting = s.state == ServerState::PendingApproval
+            || (s.state == ServerState::Disabled && s.off == Some(Off::Rejected));
+        if !waiting {
+            return Ok(false);
+        }
+        s.project = Some(ProjectEntry::Approved);
+        s.off = None;
+        s.last_error = None;
+        self.reset_budget(server);
+        self.transition(server, ServerState::Pending, None);
+        Ok(true)
+    }
+
+    /// The host rejects a server only the project layer defines: it stays off (`disabled`,
+    /// `NOT_APPROVED`) until approved. Returns false for a server that needed no approval.
+    pub fn reject(&mut self, server: &str) -> Result<bool, PoolError> {
+        let s = self
+            .servers
+            .get_mut(server)
+            .ok_or_else(|| PoolError::UnknownServer(server.to_string()))?;
+        if s.state != ServerState::PendingApproval {
+            return Ok(false);
+        }
+        s.off = Some(Off::Rejected);
+        let e = PoolError::NotApproved {
+            server: server.to_string(),
+        };
+        self.transition(server, ServerState::Disabled, Some(e));
+        Ok(true)
+    }
+
     /// Turns a server on again (fresh retry budget). Servers refused by policy or dropped as
-    /// duplicates stay off and the refusal is returned.
+    /// duplicates stay off and the refusal is returned; a project server nobody approved goes
+    /// back to waiting for approval.
     pub fn enable(&mut self, server: &str) -> Result<(), PoolError> {
         let s = self
             .servers
@@ -786,8 +906,9 @@ impl PoolCore {
         if s.state != ServerState::Disabled {
             return Ok(());
         }
+        let unapproved = s.project == Some(ProjectEntry::Added);
         match s.off {
-            Some(Off::Policy | Off::Duplicate) => {
+            Some(Off::Policy | Off::Duplicate | Off::Rejected) => {
                 return Err(s.last_error.clone().unwrap_or(PoolError::NotAllowed {
                     server: server.to_string(),
                 }))
@@ -805,6 +926,7 @@ impl PoolCore {
                 };
                 self.transition(server, ServerState::Unsupported, Some(e));
             }
+            Ok(_) if unapproved => self.transition(server, ServerState::PendingApproval, None),
             Ok(_) => {
                 self.reset_budget(server);
                 self.transition(server, ServerState::Pending, None);
@@ -889,6 +1011,14 @@ impl PoolCore {
                     gave_up: s.gave_up,
                     slow_retry: s.slow_retries > 0 && s.state != ServerState::Connected,
                     project_entry: s.project.map(ProjectEntry::as_str),
+                })
+                .collect(),
+            diagnostics: self
+                .diagnostics
+                .iter()
+                .map(|e| ErrorStatus {
+                    code: e.code().to_string(),
+                    message: e.to_string(),
                 })
                 .collect(),
         }

@@ -119,6 +119,56 @@ describe("pool: the component and the JS McpPool over the same two servers", () 
   });
 });
 
+describe("pool: tool search and deferred loading through the WIT interface", () => {
+  let c;
+  let js;
+  const toolSearch = { mode: "always", alwaysLoaded: ["mcp__py__add"] };
+  before(async () => {
+    c = Pool.create(JSON.stringify(twoServers), { vars: Object.entries(vars), toolSearchJson: JSON.stringify(toolSearch) });
+    js = new McpPool(twoServers, { vars, toolSearch });
+    c.connectAll();
+    await js.connectAll();
+  });
+  after(async () => {
+    c?.close();
+    await js?.close();
+  });
+
+  test("search results, deferred exports and answers are the JS pool's bytes", async () => {
+    const queries = [["echo back a message", undefined], ["add two numbers", { limit: 2, format: "anthropic" }],
+      ["sum", { servers: ["everything"] }]];
+    for (const [q, o] of queries) {
+      const mine = c.searchTools(q, o ? JSON.stringify(o) : undefined);
+      assert.equal(mine, JSON.stringify(js.searchTools(q, o)), q);
+    }
+    const hits = JSON.parse(c.searchTools("echo back a message", undefined));
+    assert.equal(hits[0].name, "mcp__everything__echo", JSON.stringify(hits.map((h) => h.name)));
+    for (const format of FORMATS) {
+      assert.equal(c.tools(format), JSON.stringify(js.tools({ format })), format);
+      assert.equal(c.deferral(format), JSON.stringify(js.deferral({ format })), format);
+    }
+    const anthropic = JSON.parse(c.tools("anthropic"));
+    assert.equal(anthropic[0].name, "search_tools");
+    assert.ok(anthropic.filter((t) => t.defer_loading).length > 10);
+    assert.ok(!anthropic.find((t) => t.name === "mcp__py__add").defer_loading, "always loaded");
+    const refs = JSON.parse(c.searchAnswer(JSON.stringify({ query: "echo" }), "anthropic", undefined));
+    assert.deepEqual(refs, js.searchAnswer({ query: "echo" }, { format: "anthropic" }));
+    assert.equal(refs[0].type, "tool_reference");
+    const out = JSON.parse(c.searchAnswer(JSON.stringify({ query: "echo" }), "openai-responses", "call_7"));
+    assert.equal(out.type, "tool_search_output");
+    assert.equal(out.call_id, "call_7");
+    // The meta pair runs through call, as in JS.
+    const found = JSON.parse(c.call("search_tools", JSON.stringify({ query: "add numbers" }), undefined));
+    assert.match(found.content[0].text, /mcp__py__add/);
+    const ran = JSON.parse(c.call("call_tool", JSON.stringify({ name: "mcp__py__add", arguments: { a: 2, b: 3 } }), undefined));
+    const theirs = await js.call("call_tool", { name: "mcp__py__add", arguments: { a: 2, b: 3 } });
+    assert.deepEqual(ran.content, theirs.content);
+    assert.equal(ran.isError, false);
+    assert.throws(() => c.searchTools("x", JSON.stringify({ limit: 0 })), (e) => e.payload?.code === "INVALID_ARGUMENT" || /INVALID_ARGUMENT|limit/.test(String(e.payload?.message ?? e)));
+    assert.throws(() => Pool.create(JSON.stringify(twoServers), { toolSearchJson: JSON.stringify({ mode: "sometimes" }) }));
+  });
+});
+
 describe("pool: hanging and failing servers stay isolated", () => {
   let hang;
   let hangPort;

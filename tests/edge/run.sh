@@ -56,5 +56,5 @@ set +a
 # 4. Tests.
 cd "$here"
 files=("$@")
-[ ${#files[@]} -eq 0 ] && files=(auth.test.mjs oauth.test.mjs routes.test.mjs cap.test.mjs snapshot.test.mjs tasks.test.mjs pins.test.mjs webworker.test.mjs)
+[ ${#files[@]} -eq 0 ] && files=(auth.test.mjs oauth.test.mjs routes.test.mjs project.test.mjs cap.test.mjs snapshot.test.mjs tasks.test.mjs pins.test.mjs webworker.test.mjs)
 node --test --test-concurrency=1 "${files[@]}"

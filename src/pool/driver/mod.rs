@@ -1034,6 +1034,22 @@ impl<H: PoolHost> PoolDriver<H> {
         }
     }
 
+    /// Approves a server only the project layer defines: it connects now. Returns false for a
+    /// server that needed no approval.
+    pub fn approve_server(&self, server: &str) -> Result<bool, PoolError> {
+        let r = self.inner.state.borrow_mut().core.approve(server);
+        pump(&self.inner);
+        r
+    }
+
+    /// Rejects a server only the project layer defines: it stays off. Returns false for a
+    /// server that needed no approval.
+    pub fn reject_server(&self, server: &str) -> Result<bool, PoolError> {
+        let r = self.inner.state.borrow_mut().core.reject(server);
+        pump(&self.inner);
+        r
+    }
+
     /// Retries a server now (after a failure, or after the user signed in).
     pub fn reconnect(&self, server: &str) -> Result<(), PoolError> {
         self.inner.state.borrow_mut().core.reconnect(server)?;

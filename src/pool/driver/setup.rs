@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::{DriverEvent, DriverOptions, EventFn, PoolDriver, PoolHost};
 use std::collections::BTreeSet;
 
-use crate::pool::{Policy, PoolConfig, PoolError, PoolEvent, PoolOptions, Vars};
+use crate::pool::{BackoffPolicy, Policy, PoolConfig, PoolError, PoolEvent, PoolOptions, Vars};
 use crate::proto::session::ListKind;
 use crate::tools::deferral::ToolSearchConfig;
 use crate::tools::pinning::MemoryPinStore;
@@ -16,8 +16,8 @@ use crate::tools::pinning::MemoryPinStore;
 pub struct PoolSetup {
     /// Values for `${NAME}` expansion.
     pub vars: Vars,
-    /// A second configuration layer (a project's `mcpServers`).
-    pub project_config: Option<Value>,
+    /// A second configuration layer (a project's `mcpServers`), or why it could not be read.
+    pub project_config: Option<Result<Value, PoolError>>,
     /// Which servers may be connected (deny wins).
     pub policy: Policy,
     /// Edge mode (one bound on all outbound exchanges; no 2025 GET stream unless asked).
@@ -34,6 +34,8 @@ pub struct PoolSetup {
     pub pins: MemoryPinStore,
     /// When tool definitions are deferred behind a search tool, and how.
     pub tool_search: ToolSearchConfig,
+    /// Reconnection timing (default [`BackoffPolicy::default`]).
+    pub backoff: Option<BackoffPolicy>,
 }
 
 impl PoolSetup {
@@ -42,16 +44,21 @@ impl PoolSetup {
     pub fn driver<H: PoolHost>(
         self,
         host: H,
-        config: &Value,
+        config: Result<&Value, PoolError>,
         jitter_seed: u64,
         on_event: Option<EventFn>,
     ) -> Result<PoolDriver<H>, PoolError> {
-        let cfg = match &self.project_config {
-            None => PoolConfig::from_value(config, &self.vars),
-            Some(project) => {
-                PoolConfig::from_layers(config, project, &self.approved_project_servers, &self.vars)
-            }
-        }?;
+        // A configuration that cannot be used fails open: the pool starts without it and says
+        // why (status `diagnostics`, a `configRejected` event), rather than the host's
+        // constructor throwing.
+        let cfg = PoolConfig::load(
+            config,
+            self.project_config
+                .as_ref()
+                .map(|p| p.as_ref().map_err(Clone::clone)),
+            &self.approved_project_servers,
+            &self.vars,
+        );
         let mut pool = if self.edge {
             PoolOptions::edge()
         } else {
@@ -64,6 +71,9 @@ impl PoolSetup {
             pool.default_timeout_ms = ms.max(1);
         }
         pool.jitter_seed = jitter_seed;
+        if let Some(b) = self.backoff {
+            pool.backoff = b;
+        }
         let options = DriverOptions {
             pool,
             edge: self.edge,
@@ -98,6 +108,12 @@ impl DriverEvent {
             }
             DriverEvent::Pool(PoolEvent::ProjectEntryIgnored { server }) => {
                 json!({"type": "projectEntryIgnored", "server": server})
+            }
+            DriverEvent::Pool(PoolEvent::ApprovalRequired { server }) => {
+                json!({"type": "approvalRequired", "server": server})
+            }
+            DriverEvent::Pool(PoolEvent::ConfigRejected { error }) => {
+                json!({"type": "configRejected", "code": error.code(), "message": error.to_string()})
             }
             DriverEvent::Pool(PoolEvent::ToolCount { server, count }) => {
                 json!({"type": "toolCount", "server": server, "count": count})

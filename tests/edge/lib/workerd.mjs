@@ -56,7 +56,7 @@ function pkgModules(configDir) {
 
 /**
  * Writes `<runDir>/config.capnp`.
- * workers: [{name, port, mcpConfig (object), edge?: boolean, vars?: {NAME: value},
+ * workers: [{name, port, mcpConfig (object, or its text as a string: sent as is), edge?: boolean, vars?: {NAME: value},
  *            services?: {BINDING: "127.0.0.1:PORT"}, sessions?: boolean, authStore?: boolean, pins?: boolean,
  *            agentToken?: string | null (the MCP_AGENT_TOKEN binding; default AGENT_TOKEN, null: none),
  *            policy?: object (the MCP_POLICY binding)}]
@@ -75,7 +75,8 @@ export function writeConfig(runDir, { workers, storageDir }) {
   const consts = [];
   let usesDisk = false;
   for (const w of workers) {
-    const bindings = [`(name = "MCP_CONFIG", text = ${text(JSON.stringify(w.mcpConfig))})`];
+    const configText = typeof w.mcpConfig === "string" ? w.mcpConfig : JSON.stringify(w.mcpConfig);
+    const bindings = [`(name = "MCP_CONFIG", text = ${text(configText)})`];
     if (w.edge === false) bindings.push(`(name = "MCP_EDGE", text = "false")`);
     const token = w.agentToken === undefined ? AGENT_TOKEN : w.agentToken;
     if (token !== null) bindings.push(`(name = "MCP_AGENT_TOKEN", text = ${text(token)})`);

@@ -1,7 +1,9 @@
 // mcp-edge edge agent: an ES-module Worker (Cloudflare Workers / workerd) that connects to the MCP
 // servers named in its configuration and serves their tools to its own caller.
 //
-//   GET  /tools[?format=openai|openai-responses|anthropic|mcp]   tool definitions of every server
+//   GET  /tools[?format=openai|openai-responses|anthropic|mcp]   tool definitions of every server,
+//                         the servers' states (`pending-approval` for unapproved project servers)
+//                         and the configuration's `diagnostics`
 //   POST /call            {name, arguments} (or an array of them, run concurrently) -> flat result
 //   POST /call?stream=1   the same as Server-Sent Events: `progress` events, then one `result`
 //   POST /sessions/<server>/open     connect one server, keep its snapshot in a Durable Object
@@ -31,6 +33,13 @@
 // Bindings (wrangler.toml `[vars]` / secrets, or workerd `bindings`):
 //   MCP_CONFIG   {"mcpServers": {...}} as text (or a JSON binding). A server may name a service
 //                binding with "service": "BINDING": its requests go through env.BINDING.fetch.
+//                A document that cannot be used (not JSON, not an object) fails open: the pool
+//                starts empty and GET /tools reports why under `diagnostics`.
+//   MCP_PROJECT_CONFIG  (optional) a project's {"mcpServers": {...}} layered over MCP_CONFIG:
+//                a server only it defines waits in state `pending-approval` (GET /tools lists it,
+//                calls to its tools fail with SERVER_UNAVAILABLE) unless MCP_APPROVED_SERVERS names
+//                it; one MCP_CONFIG has too keeps MCP_CONFIG's entry unless approved.
+//   MCP_APPROVED_SERVERS  (optional) comma-separated names of project servers the operator approved.
 //   MCP_POLICY   (optional) {"denied": [rule...], "allowed": [rule...]}: the pool policy (deny wins;
 //                rules as in McpPool's `policy` option). A call to a tool of a refused server is
 //                answered 403 before any outbound request; refused servers are never connected.
@@ -84,7 +93,10 @@ const problem = (status, code, message, headers = {}) => {
 
 const MIN_TOKEN_LENGTH = 32;
 /** Bindings that configure the Worker itself, never `${VAR}` values for server entries. */
-const OWN_BINDINGS = new Set(["MCP_CONFIG", "MCP_POLICY", "MCP_EDGE", "MCP_AGENT_TOKEN", "ACCESS_TEAM_DOMAIN", "ACCESS_AUD"]);
+const OWN_BINDINGS = new Set([
+  "MCP_CONFIG", "MCP_PROJECT_CONFIG", "MCP_APPROVED_SERVERS", "MCP_POLICY", "MCP_EDGE", "MCP_AGENT_TOKEN",
+  "ACCESS_TEAM_DOMAIN", "ACCESS_AUD",
+]);
 /** Where a person comes back after signing in to `server` (registered with its authorization server). */
 const callbackUrl = (origin, server) => `${origin}/auth/callback/${server}`;
 const encoder = new TextEncoder();
@@ -200,16 +212,21 @@ async function accessAllows(request, access) {
  * isolate, and a sign-in started in one may finish in another.
  */
 export function readConfig(env, origin = "") {
-  let raw = env.MCP_CONFIG;
-  if (typeof raw === "string") {
+  // The pool reads each layer and fails open on one it cannot use (its status says why); only
+  // entries this Worker rewrites (service bindings, OAuth callbacks) are looked at here.
+  const layer = (v) => {
+    if (typeof v !== "string") return v;
     try {
-      raw = JSON.parse(raw);
-    } catch (e) {
-      throw new ConfigError(`MCP_CONFIG is not JSON: ${e.message}`);
+      return JSON.parse(v);
+    } catch {
+      return v;
     }
-  }
+  };
+  const raw = layer(env.MCP_CONFIG);
+  const projectConfig = env.MCP_PROJECT_CONFIG === undefined ? undefined : layer(env.MCP_PROJECT_CONFIG);
+  const approvedProjectServers = String(env.MCP_APPROVED_SERVERS ?? "").split(",").map((n) => n.trim()).filter(Boolean);
   if (!raw || typeof raw !== "object" || !raw.mcpServers || typeof raw.mcpServers !== "object") {
-    throw new ConfigError('MCP_CONFIG must be {"mcpServers": {...}}');
+    return { config: raw ?? "", projectConfig, approvedProjectServers, vars: {}, services: new Map(), edge: env.MCP_EDGE !== "false", pinStore: env.PINS ?? null };
   }
   const vars = {};
   for (const [name, value] of Object.entries(env)) {
@@ -245,7 +262,15 @@ export function readConfig(env, origin = "") {
     }
     mcpServers[name] = rest.auth ? { ...rest, auth: { redirectUri: callbackUrl(origin, name), dpop: false, ...rest.auth } } : rest;
   }
-  return { config: { ...raw, mcpServers }, vars, policy, services, edge: env.MCP_EDGE !== "false", pinStore: env.PINS ?? null };
+  return {
+    config: { ...raw, mcpServers }, projectConfig, approvedProjectServers, vars, policy, services,
+    edge: env.MCP_EDGE !== "false", pinStore: env.PINS ?? null,
+  };
+}
+
+/** The project layer and the servers approved in it, as pool options. */
+function layers(cfg) {
+  return cfg.projectConfig === undefined ? {} : { projectConfig: cfg.projectConfig, approvedProjectServers: cfg.approvedProjectServers };
 }
 
 /**
@@ -255,7 +280,7 @@ export function readConfig(env, origin = "") {
 function refusedServers(cfg) {
   let pool;
   try {
-    pool = new McpPool(cfg.config, { vars: cfg.vars, policy: cfg.policy });
+    pool = new McpPool(cfg.config, { vars: cfg.vars, policy: cfg.policy, ...layers(cfg) });
   } catch (e) {
     throw new ConfigError(`MCP_CONFIG / MCP_POLICY: ${e.message}`);
   }
@@ -343,6 +368,7 @@ async function withPool(cfg, work) {
   const pool = new McpPool(cfg.config, {
     vars: cfg.vars,
     policy: cfg.policy,
+    ...layers(cfg),
     edge: cfg.edge,
     fetch: routedFetch(cfg.services),
     connectTimeoutMs: 15_000,
@@ -418,7 +444,10 @@ function parseCalls(body) {
 async function tools(cfg, url) {
   const format = url.searchParams.get("format") ?? "mcp";
   if (!FORMATS.has(format)) throw new RequestError(400, `format must be one of ${[...FORMATS].join(", ")}`);
-  return withPool(cfg, (pool) => json({ tools: pool.tools({ format }), servers: pool.status().servers, held: pool.heldTools() }));
+  return withPool(cfg, (pool) => {
+    const status = pool.status();
+    return json({ tools: pool.tools({ format }), servers: status.servers, held: pool.heldTools(), diagnostics: status.diagnostics });
+  });
 }
 
 /** Accepts a held tool's new definition (re-pins it; the stored pins get the new one). */
