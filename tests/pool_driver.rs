@@ -400,6 +400,7 @@ impl PoolHost for FakeHost {
                         status: 500,
                         body: String::new(),
                         retry_after_ms: None,
+                        body_length: None,
                     }))
                 }
             }

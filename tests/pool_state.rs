@@ -130,6 +130,7 @@ fn one_hung_server_does_not_delay_the_others() {
             status: 500,
             body: String::new(),
             retry_after_ms: None,
+            body_length: None,
         })
     ));
     assert_eq!(p.state("b_ok"), Some(ServerState::Connected));
@@ -526,6 +527,7 @@ fn only_retryable_failures_schedule_a_retry() {
             status,
             body: String::new(),
             retry_after_ms: None,
+            body_length: None,
         })
     };
     let cases = [
@@ -674,4 +676,36 @@ fn the_reconnect_option_is_read_over_the_defaults_and_checked() {
         let e = BackoffPolicy::from_json(&bad).unwrap_err();
         assert_eq!(e.code(), "INVALID_OPTION", "{bad}");
     }
+}
+
+/// Events nobody polls are bounded; the first poll after a loss says how many went.
+#[test]
+fn unpolled_events_are_bounded_and_the_loss_is_reported() {
+    let mut servers = Map::new();
+    for i in 0..1500 {
+        servers.insert(
+            format!("s{i:04}"),
+            json!({"url": format!("https://h{i}.example/mcp")}),
+        );
+    }
+    let c = config(json!(servers));
+    let mut p = core(
+        &c,
+        PoolOptions {
+            max_in_flight: 2000,
+            ..PoolOptions::default()
+        },
+    );
+    while p.next_to_connect(0).is_some() {}
+    // 1,500 state changes, 1,024 kept.
+    match p.poll_event() {
+        Some(PoolEvent::Dropped { dropped }) => assert_eq!(dropped, 1500 - 1024),
+        other => panic!("{other:?}"),
+    }
+    let mut rest = 0;
+    while let Some(e) = p.poll_event() {
+        assert!(matches!(e, PoolEvent::StateChanged { .. }));
+        rest += 1;
+    }
+    assert_eq!(rest, 1024);
 }

@@ -625,6 +625,7 @@ fn retries_are_bounded_and_the_last_error_carries_status_body_and_delay() {
             status: 429,
             body,
             retry_after_ms: Some(1000),
+            body_length: None,
         } => assert!(body.contains("slow down"), "{body}"),
         other => panic!("{other:?}"),
     }
@@ -644,6 +645,7 @@ fn a_delay_past_the_deadline_fails_at_once() {
             body: r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"slow down"}}"#
                 .into(),
             retry_after_ms: Some(6000),
+            body_length: None,
         }
     );
     assert_eq!(tool_calls(&p), [0]);
@@ -660,7 +662,8 @@ fn without_retry_after_a_429_is_final_and_does_not_look_like_a_legacy_server() {
         &ProtocolError::HttpStatus {
             status: 429,
             body: "busy".into(),
-            retry_after_ms: None
+            retry_after_ms: None,
+            body_length: None,
         }
     );
     assert_eq!(
@@ -668,6 +671,29 @@ fn without_retry_after_a_429_is_final_and_does_not_look_like_a_legacy_server() {
         ["server/discover"],
         "no fall back to initialize"
     );
+}
+
+/// An HTTP error body longer than what is kept says it was cut, with the length the server sent.
+#[test]
+fn a_cut_http_error_body_says_so_with_its_length() {
+    let long = "x".repeat(100_000);
+    let server = move |_: &HttpRequest| Reply::status(500, &long);
+    let mut p = Pair::new(cfg(), server);
+    let op = p.session.connect(0);
+    p.pump();
+    match p.err(op) {
+        ProtocolError::HttpStatus {
+            status: 500,
+            body,
+            body_length: Some(100_000),
+            ..
+        } => assert_eq!(body.len(), 4096),
+        other => panic!("{other:?}"),
+    }
+    assert!(p
+        .err(op)
+        .to_string()
+        .contains("the server sent 100000 bytes"));
 }
 
 #[test]

@@ -278,6 +278,7 @@ fn a_plain_404_endpoint_is_not_mistaken_for_http_sse() {
             status: 404,
             body: "Not Found".into(),
             retry_after_ms: None,
+            body_length: None,
         }
     );
 }

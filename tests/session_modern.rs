@@ -942,6 +942,7 @@ fn unknown_result_type_and_hostile_bodies_are_typed_errors() {
             status: 500,
             body: "boom".into(),
             retry_after_ms: None,
+            body_length: None,
         }
     );
 }

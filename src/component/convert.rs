@@ -25,9 +25,15 @@ pub fn error(e: &ProtocolError) -> Error {
             message: message.clone(),
             data_json: data.as_ref().map(Value::to_string),
         }),
-        ProtocolError::HttpStatus { status, body, .. } => ErrorKind::HttpStatus(HttpStatusError {
+        ProtocolError::HttpStatus {
+            status,
+            body,
+            body_length,
+            ..
+        } => ErrorKind::HttpStatus(HttpStatusError {
             status: *status,
             body: body.clone(),
+            body_length: *body_length,
         }),
         ProtocolError::Unauthorized {
             status,

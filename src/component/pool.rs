@@ -42,10 +42,13 @@ use crate::tools::search::SearchOptions;
 use crate::tools::{ExportFormat, ToolError};
 use crate::transport::wasi_executor::{self as executor, block_on};
 use crate::transport::wasi_host::WasiAuth;
+use crate::util::bounded::{Bounded, Popped};
 use crate::util::json::json_text;
 
 /// Most pool events kept until the host takes them; the oldest go first.
 pub const MAX_QUEUED_EVENTS: usize = 256;
+/// Most bytes of event text `take-events` keeps between calls.
+pub const MAX_QUEUED_EVENT_BYTES: usize = 1 << 20;
 
 /// The pool host of the component: `wasi:http` clients, the executor's tasks and sleeps.
 pub struct ComponentHost {
@@ -271,7 +274,7 @@ fn format(f: WitFormat) -> ExportFormat {
 /// The `pool` resource.
 pub struct McpPool {
     driver: PoolDriver<ComponentHost>,
-    events: Rc<RefCell<VecDeque<String>>>,
+    events: Rc<RefCell<Bounded<String>>>,
 }
 
 /// The pool's setup and the client configuration its servers start from, from the WIT
@@ -322,14 +325,15 @@ impl GuestPool for McpPool {
         // A document the pool cannot use fails open: an empty pool whose status says why.
         let config = crate::pool::config::parse_text(&config_json);
         let (setup, base) = setup(options)?;
-        let events: Rc<RefCell<VecDeque<String>>> = Rc::default();
+        let events: Rc<RefCell<Bounded<String>>> = Rc::new(RefCell::new(Bounded::new(
+            MAX_QUEUED_EVENTS,
+            MAX_QUEUED_EVENT_BYTES,
+        )));
         let queue = events.clone();
         let listener: EventFn = Rc::new(move |e: &DriverEvent| {
-            let mut q = queue.borrow_mut();
-            if q.len() >= MAX_QUEUED_EVENTS {
-                q.pop_front();
-            }
-            q.push_back(json_text(&e.to_json()));
+            let text = json_text(&e.to_json());
+            let size = text.len();
+            queue.borrow_mut().push(text, size);
         });
         let host = ComponentHost {
             epoch_ns: monotonic_clock::now(),
@@ -469,7 +473,13 @@ impl GuestPool for McpPool {
     }
 
     fn take_events(&self) -> Vec<String> {
-        self.events.borrow_mut().drain(..).collect()
+        let mut q = self.events.borrow_mut();
+        std::iter::from_fn(|| q.pop())
+            .map(|p| match p {
+                Popped::Item(text) => text,
+                Popped::Gap(dropped) => json_text(&json!({"type": "gap", "dropped": dropped})),
+            })
+            .collect()
     }
 
     fn close(&self) {

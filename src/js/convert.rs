@@ -160,7 +160,9 @@ fn error_details(e: &ProtocolError) -> Value {
             status,
             body,
             retry_after_ms,
-        } => json!({"status": status, "body": body, "retryAfterMs": retry_after_ms}),
+            body_length,
+        } => json!({"status": status, "body": body, "retryAfterMs": retry_after_ms,
+                    "truncated": body_length.is_some(), "bodyLength": body_length}),
         ProtocolError::StreamDropped {
             attempts,
             may_have_run,

@@ -209,6 +209,8 @@ export type PoolEvent =
   | { type: "approvalRequired"; server: string }
   /** A configuration layer could not be used; the pool started without it. */
   | { type: "configRejected"; code: McpErrorCode; message: string }
+  /** `dropped` events were lost here (a queue nobody drained was full); never sent to a listener that keeps up. */
+  | { type: "gap"; dropped: number }
   | { type: "listChanged"; server: string; list: "tools" | "prompts" | "resources"; count: number }
   | { type: "toolCount"; server: string; count: number }
   /** A tool's description or input schema differs from its pin: it is held back until `acceptTool`. */

@@ -34,6 +34,8 @@ use crate::util::vec_map::VecMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
+use crate::util::bounded::{Bounded, Popped};
+
 use super::config::{PoolConfig, ProjectEntry, ServerConfig, Transport};
 use super::error::PoolError;
 use super::policy::Policy;
@@ -313,6 +315,11 @@ pub enum PoolEvent {
         /// Why.
         error: PoolError,
     },
+    /// `dropped` events were lost here: nobody polled while the queue was full.
+    Dropped {
+        /// How many.
+        dropped: u64,
+    },
     /// A connected server's tool count changed.
     ToolCount {
         /// The server.
@@ -413,6 +420,8 @@ pub struct PoolStatus {
 
 /// Most events kept unpolled; older ones are dropped first.
 pub const MAX_QUEUED_EVENTS: usize = 1024;
+/// Most bytes (server names, error messages) of events kept unpolled.
+pub const MAX_QUEUED_EVENT_BYTES: usize = 1 << 20;
 
 /// The pool's connection state machine (see the module docs for the call order).
 #[derive(Debug, Clone)]
@@ -422,7 +431,7 @@ pub struct PoolCore {
     next_attempt: u64,
     outbound_in_use: usize,
     aborts: VecDeque<Attempt>,
-    events: VecDeque<PoolEvent>,
+    events: Bounded<PoolEvent>,
     diagnostics: Vec<PoolError>,
 }
 
@@ -512,37 +521,37 @@ impl PoolCore {
             }
             servers.insert(e.name.clone(), s);
         }
-        let mut events: VecDeque<PoolEvent> = config
-            .diagnostics
-            .iter()
-            .map(|e| PoolEvent::ConfigRejected { error: e.clone() })
-            .collect();
-        events.extend(
-            config
-                .project
-                .iter()
-                .filter(|(_, e)| **e == ProjectEntry::Ignored)
-                .map(|(server, _)| PoolEvent::ProjectEntryIgnored {
-                    server: server.clone(),
-                }),
-        );
-        events.extend(
-            servers
-                .iter()
-                .filter(|(_, s)| s.state == ServerState::PendingApproval)
-                .map(|(server, _)| PoolEvent::ApprovalRequired {
-                    server: server.clone(),
-                }),
-        );
-        Ok(PoolCore {
+        let mut core = PoolCore {
             options,
             servers,
             next_attempt: 1,
             outbound_in_use: 0,
             aborts: VecDeque::new(),
-            events,
+            events: Bounded::new(MAX_QUEUED_EVENTS, MAX_QUEUED_EVENT_BYTES),
             diagnostics: config.diagnostics.clone(),
-        })
+        };
+        for error in &config.diagnostics {
+            core.push(PoolEvent::ConfigRejected {
+                error: error.clone(),
+            });
+        }
+        for (server, e) in &config.project {
+            if *e == ProjectEntry::Ignored {
+                core.push(PoolEvent::ProjectEntryIgnored {
+                    server: server.clone(),
+                });
+            }
+        }
+        let waiting: Vec<String> = core
+            .servers
+            .iter()
+            .filter(|(_, s)| s.state == ServerState::PendingApproval)
+            .map(|(n, _)| n.clone())
+            .collect();
+        for server in waiting {
+            core.push(PoolEvent::ApprovalRequired { server });
+        }
+        Ok(core)
     }
 
     /// The options in force.
@@ -580,10 +589,17 @@ impl PoolCore {
     }
 
     fn push(&mut self, e: PoolEvent) {
-        if self.events.len() >= MAX_QUEUED_EVENTS {
-            self.events.pop_front();
-        }
-        self.events.push_back(e);
+        let size = match &e {
+            PoolEvent::StateChanged { server, error, .. } => {
+                server.len() + error.as_ref().map_or(0, |e| e.to_string().len())
+            }
+            PoolEvent::ConfigRejected { error } => error.to_string().len(),
+            PoolEvent::ProjectEntryIgnored { server }
+            | PoolEvent::ApprovalRequired { server }
+            | PoolEvent::ToolCount { server, .. } => server.len(),
+            PoolEvent::Dropped { .. } => 0,
+        };
+        self.events.push(e, 64 + size);
     }
 
     fn transition(&mut self, name: &str, to: ServerState, error: Option<PoolError>) {
@@ -807,7 +823,10 @@ impl PoolCore {
 
     /// The next event, oldest first.
     pub fn poll_event(&mut self) -> Option<PoolEvent> {
-        self.events.pop_front()
+        self.events.pop().map(|p| match p {
+            Popped::Item(e) => e,
+            Popped::Gap(dropped) => PoolEvent::Dropped { dropped },
+        })
     }
 
     /// A connected server's tool list changed size.

@@ -5,7 +5,9 @@
 //! order servers answered.
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
+
+use crate::util::bounded::{Bounded, Popped};
 
 use super::adapt::{adapt_tool, AdaptOptions, AdaptedTool, AutoApprove, Category};
 use super::error::ToolError;
@@ -46,6 +48,11 @@ pub enum ToolEvent {
     /// The set of exported tools changed (a server's list changed, joined or left, a change
     /// was accepted).
     ToolsChanged,
+    /// `dropped` events were lost here: nobody read the queue while it was full.
+    Gap {
+        /// How many.
+        dropped: u64,
+    },
 }
 
 impl ToolEvent {
@@ -93,7 +100,7 @@ pub struct ToolRegistry<S: PinStore = MemoryPinStore> {
     /// (server, tool) -> (pinned, current).
     held: BTreeMap<(String, String), (String, String)>,
     pins: S,
-    events: VecDeque<ToolEvent>,
+    events: Bounded<ToolEvent>,
     /// Per server: the tools the user approves in advance.
     approvals: BTreeMap<String, AutoApprove>,
     /// The search index over every server's valid tools (held and app-only ones are filtered
@@ -103,6 +110,8 @@ pub struct ToolRegistry<S: PinStore = MemoryPinStore> {
 
 /// Most events kept unpolled; older ones are dropped first.
 pub const MAX_QUEUED_EVENTS: usize = 1024;
+/// Most bytes (of event text, tool names and reasons from servers) kept unpolled.
+pub const MAX_QUEUED_EVENT_BYTES: usize = 1 << 20;
 
 impl Default for ToolRegistry<MemoryPinStore> {
     fn default() -> Self {
@@ -120,17 +129,25 @@ impl<S: PinStore> ToolRegistry<S> {
             adapted: BTreeMap::new(),
             held: BTreeMap::new(),
             pins,
-            events: VecDeque::new(),
+            events: Bounded::new(MAX_QUEUED_EVENTS, MAX_QUEUED_EVENT_BYTES),
             approvals: BTreeMap::new(),
             index: SearchIndex::new(),
         }
     }
 
     fn push(&mut self, e: ToolEvent) {
-        if self.events.len() >= MAX_QUEUED_EVENTS {
-            self.events.pop_front();
-        }
-        self.events.push_back(e);
+        let size = match &e {
+            ToolEvent::ToolChanged {
+                name,
+                server,
+                tool,
+                pinned,
+                current,
+            } => name.len() + server.len() + tool.len() + pinned.len() + current.len(),
+            ToolEvent::ToolRejected { error, server, .. } => error.len() + server.len(),
+            ToolEvent::ToolsChanged | ToolEvent::Gap { .. } => 0,
+        };
+        self.events.push(e, 64 + size);
     }
 
     /// Replaces `server`'s tools with a `tools/list` result's items. Unusable tools (no name, bad
@@ -416,6 +433,9 @@ impl<S: PinStore> ToolRegistry<S> {
 
     /// The next event, oldest first.
     pub fn poll_event(&mut self) -> Option<ToolEvent> {
-        self.events.pop_front()
+        self.events.pop().map(|p| match p {
+            Popped::Item(e) => e,
+            Popped::Gap(dropped) => ToolEvent::Gap { dropped },
+        })
     }
 }

@@ -3,6 +3,7 @@
 //! (`tests/layering.rs`, rules in `docs/architecture.md`) keeps them free of imports from the
 //! rest of the crate.
 
+pub mod bounded;
 pub mod hash;
 pub(crate) mod json;
 pub(crate) mod order;

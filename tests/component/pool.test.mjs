@@ -169,6 +169,61 @@ describe("pool: tool search and deferred loading through the WIT interface", () 
   });
 });
 
+describe("pool: bounded events, fail-open configuration, approval, typed unavailability", () => {
+  test("take-events keeps at most 256 and says how many went", async () => {
+    const port = await refusedPort();
+    const mcpServers = {};
+    for (let i = 0; i < 150; i++) mcpServers[`s${String(i).padStart(3, "0")}`] = { url: `http://127.0.0.1:${port}/mcp?i=${i}` };
+    const c = Pool.create(JSON.stringify({ mcpServers }), { maxConcurrentConnects: 150, reconnectJson: JSON.stringify({ slowMs: null, maxRetries: 0 }) });
+    try {
+      c.connectAll();
+      const events = c.takeEvents().map((e) => JSON.parse(e));
+      // 150 servers x (pending -> connecting -> failed) = 300 state changes, 256 kept.
+      assert.deepEqual(events[0], { type: "gap", dropped: 300 - 256 });
+      assert.equal(events.length, 257);
+      assert.ok(events.slice(1).every((e) => e.type === "state"));
+      assert.deepEqual(c.takeEvents(), []);
+    } finally {
+      c.close();
+    }
+  });
+
+  test("a document that is not JSON gives an empty pool whose status says why", () => {
+    const c = Pool.create('{"mcpServers": {', undefined);
+    try {
+      const status = JSON.parse(c.status());
+      assert.deepEqual(status.servers, []);
+      assert.equal(status.diagnostics[0].code, "CONFIG");
+      assert.match(status.diagnostics[0].message, /user layer ignored: not JSON/);
+      assert.equal(JSON.parse(c.takeEvents()[0]).type, "configRejected");
+    } finally {
+      c.close();
+    }
+  });
+
+  test("a project-only server waits for approve-server; its tools are unavailable, not unknown", () => {
+    const c = Pool.create(JSON.stringify({ mcpServers: {} }), {
+      vars: Object.entries(vars),
+      projectConfigJson: JSON.stringify({ mcpServers: { proj: { url: "${PY_URL}" } } }),
+    });
+    try {
+      let status = byName(c.connectAll());
+      assert.equal(status.proj.state, "pending-approval");
+      const refused = JSON.parse(c.call("mcp__proj__add", JSON.stringify({ a: 1, b: 2 }), undefined));
+      assert.equal(refused.error.code, "SERVER_UNAVAILABLE");
+      assert.equal(refused.error.state, "pending-approval");
+      assert.equal(c.approveServer("proj"), true);
+      status = byName(c.connectAll());
+      assert.equal(status.proj.state, "connected", JSON.stringify(status.proj));
+      const ran = JSON.parse(c.call("mcp__proj__add", JSON.stringify({ a: 1, b: 2 }), undefined));
+      assert.equal(ran.isError, false, JSON.stringify(ran));
+      assert.equal(c.rejectServer("proj"), false, "a connected server needs no decision");
+    } finally {
+      c.close();
+    }
+  });
+});
+
 describe("pool: hanging and failing servers stay isolated", () => {
   let hang;
   let hangPort;

@@ -89,7 +89,8 @@ impl PoolSetup {
 impl DriverEvent {
     /// The event as the JS `onEvent` listener and the component's `take-events` give it:
     /// `{"type": "state" | "toolCount" | "attemptAborted" | "projectEntryIgnored" |
-    /// "listChanged" | "toolChanged" | "toolRejected" | "toolsChanged", ...}`.
+    /// "approvalRequired" | "configRejected" | "listChanged" | "toolChanged" | "toolRejected" |
+    /// "toolsChanged" | "gap", ...}` (`gap`: `dropped` events were lost there).
     pub fn to_json(&self) -> Value {
         match self {
             DriverEvent::AttemptAborted { server } => {
@@ -108,6 +109,9 @@ impl DriverEvent {
             }
             DriverEvent::Pool(PoolEvent::ProjectEntryIgnored { server }) => {
                 json!({"type": "projectEntryIgnored", "server": server})
+            }
+            DriverEvent::Pool(PoolEvent::Dropped { dropped }) => {
+                json!({"type": "gap", "dropped": dropped})
             }
             DriverEvent::Pool(PoolEvent::ApprovalRequired { server }) => {
                 json!({"type": "approvalRequired", "server": server})

@@ -337,6 +337,7 @@ impl Session {
                 status: 400,
                 body: String::new(),
                 retry_after_ms: None,
+                body_length: None,
             }),
         };
         self.connect_failed_with(op, e, now)

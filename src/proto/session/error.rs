@@ -31,6 +31,8 @@ pub enum ProtocolError {
         /// The delay the last response's `Retry-After` asked for (429 and 503), when it had one:
         /// the retries are used up or the delay would pass the request's deadline.
         retry_after_ms: Option<u64>,
+        /// When `body` was cut: how many bytes the server sent in all.
+        body_length: Option<u64>,
     },
     /// 401 or 403: the server wants (other) credentials.
     Unauthorized {
@@ -206,10 +208,14 @@ impl fmt::Display for ProtocolError {
                 status,
                 body,
                 retry_after_ms,
+                body_length,
             } => {
                 write!(f, "HTTP {status}")?;
                 if !body.is_empty() {
                     write!(f, ": {body}")?;
+                }
+                if let Some(n) = body_length {
+                    write!(f, " [body cut; the server sent {n} bytes]")?;
                 }
                 match retry_after_ms {
                     Some(ms) => write!(f, " (the server asked to retry after {ms} ms)"),

@@ -43,7 +43,8 @@ pub(super) struct Exchange {
     kind: Option<ResponseKind>,
     pub(super) head: Option<ResponseHead>,
     pub(super) body: Vec<u8>,
-    truncated: bool,
+    /// Body bytes the server sent (an HTTP error's body is kept only in part).
+    received: u64,
     sse: Option<sse::Decoder>,
     /// The awaited response arrived.
     pub(super) answered: bool,
@@ -69,6 +70,8 @@ pub(super) enum Failure {
         auth_gen: u64,
         /// 429 and 503: the delay `Retry-After` asked for, when readable.
         retry_after_ms: Option<u64>,
+        /// When `body` was cut: how many bytes the server sent.
+        body_length: Option<u64>,
     },
     /// The stream ended or broke before the response; `resume_from` is the last event id seen.
     Dropped {
@@ -100,11 +103,13 @@ impl Failure {
                 status,
                 body,
                 retry_after_ms,
+                body_length,
                 ..
             } => ProtocolError::HttpStatus {
                 status,
                 body,
                 retry_after_ms,
+                body_length,
             },
             Failure::Dropped { .. } => ProtocolError::StreamDropped {
                 attempts,
@@ -122,7 +127,7 @@ impl Exchange {
             kind: None,
             head: None,
             body: Vec::new(),
-            truncated: false,
+            received: 0,
             sse: None,
             answered: false,
             delivered: false,
@@ -336,8 +341,9 @@ impl Session {
                 }
             }
             Some(ResponseKind::HttpError { .. }) => {
+                // Enough to find a JSON-RPC error in; the rest is only counted.
                 let room = (MAX_ERROR_BODY * 16).saturating_sub(ex.body.len());
-                ex.truncated |= bytes.len() > room;
+                ex.received = ex.received.saturating_add(bytes.len() as u64);
                 ex.body.extend_from_slice(&bytes[..bytes.len().min(room)]);
             }
             _ => {}
@@ -392,6 +398,7 @@ impl Session {
                     _ => Failure::Http {
                         status,
                         body: body_text(&ex.body),
+                        body_length: (ex.received > MAX_ERROR_BODY as u64).then_some(ex.received),
                         www_authenticate: www,
                         dpop_nonce: ex
                             .head
