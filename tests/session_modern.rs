@@ -1178,3 +1178,53 @@ fn an_input_round_with_too_many_requests_fails_typed() {
 
 // Runs in the runtime `wasm-pack test` asks for (see tests/wasm-test-mode).
 mcp_edge_wasm_test_mode::configure!();
+
+/// The session's facts about tools follow the server's list: a whole listing that no longer has a
+/// tool drops what the session knew about it (its header designations and hints), so the map
+/// stays the size of the current list. A listing cut short keeps them.
+#[test]
+fn tool_facts_are_pruned_when_tools_disappear() {
+    let shrunk = std::rc::Rc::new(std::cell::Cell::new(false));
+    let s = shrunk.clone();
+    let server = move |req: &mcp_edge::proto::http::HttpRequest| {
+        let id = id_of(req);
+        match method_of(req).as_str() {
+            "server/discover" => Reply::result(&id, discover_result()),
+            "tools/list" if s.get() => Reply::result(
+                &id,
+                json!({"tools": [{"name": "add", "inputSchema": {"type": "object"}}]}),
+            ),
+            _ => modern_server(req),
+        }
+    };
+    let mut p = Pair::new(cfg(), server);
+    p.session.connect(0);
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), 0);
+    p.pump();
+    p.ok(l);
+    fn headers(s: &mcp_edge::proto::session::Session, now: u64) -> Vec<String> {
+        s.snapshot(now)
+            .tool_headers
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
+    }
+    assert_eq!(headers(&p.session, p.now), ["region_query"]);
+    shrunk.set(true);
+    // The cached page (1000 ms) still answers: nothing is pruned from a cached listing.
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    p.pump();
+    p.ok(l);
+    assert_eq!(headers(&p.session, p.now), ["region_query"]);
+    p.advance(1500);
+    let l = p
+        .session
+        .list_all(ListKind::Tools, RequestOptions::default(), p.now);
+    p.pump();
+    p.ok(l);
+    assert!(headers(&p.session, p.now).is_empty());
+}

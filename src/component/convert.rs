@@ -46,9 +46,11 @@ pub fn error(e: &ProtocolError) -> Error {
             after_ms: *after_ms,
             total: *total,
         }),
-        ProtocolError::Cancelled => ErrorKind::Aborted,
-        ProtocolError::Network(_) => ErrorKind::Network,
-        ProtocolError::Cors(_) => ErrorKind::Cors,
+        // A component's calls cannot be cancelled and no browser stands in between: these two
+        // do not arise here, and `error.code` would still name them.
+        ProtocolError::Network(_) | ProtocolError::Cancelled | ProtocolError::Cors(_) => {
+            ErrorKind::Network
+        }
         ProtocolError::StreamDropped { attempts, .. } => ErrorKind::StreamDropped(*attempts),
         ProtocolError::LegacyHttpSseServer { endpoint } => {
             ErrorKind::LegacyTransport(endpoint.clone())

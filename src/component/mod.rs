@@ -80,7 +80,12 @@ pub struct McpClient {
     notes: NotificationReader,
     /// A notification taken while waiting for one, not yet handed to the host.
     early: RefCell<Option<Notice>>,
+    /// The standing `listen-json` stream, until it ends: its end is reported once.
+    listen: RefCell<Option<Standing>>,
 }
+
+/// The standing stream's operation, awaited for its end.
+type Standing = Pin<Box<dyn Future<Output = Result<Value, ProtocolError>>>>;
 
 impl Drop for McpClient {
     /// Closes the session (2025 era: its DELETE goes out during the next export) so that no
@@ -309,11 +314,21 @@ impl McpClient {
         (result, self.client.now())
     }
 
-    /// The host's notifications, with a gap said as a diagnostic.
+    /// The host's notifications, with a gap said as a diagnostic, and the end of the standing
+    /// `listen-json` stream once.
     fn drain(&self) -> Vec<Notification> {
         let mut out = Vec::new();
         let waker = Waker::noop();
         let mut cx = Context::from_waker(waker);
+        let mut listen = self.listen.borrow_mut();
+        if let Some(Poll::Ready(r)) = listen.as_mut().map(|f| f.as_mut().poll(&mut cx)) {
+            *listen = None;
+            out.push(Notification::Diagnostic(match r {
+                Err(e) => format!("the listen-json stream ended: {e} ({})", e.code()),
+                Ok(_) => "the listen-json stream ended".to_string(),
+            }));
+        }
+        drop(listen);
         let mut early = self.early.borrow_mut().take();
         loop {
             let notice = match early.take() {
@@ -343,10 +358,15 @@ impl GuestClient for McpClient {
         let pinned = options.as_ref().and_then(|o| o.protocol_version.clone());
         let (cfg, auth) = config(&url, options)?;
         let (client, _) = run(Client::connect(client_options(cfg, auth)))?;
+        let mut standing = None;
         if let Some(text) = listen {
             if client.era() == Some(Era::Modern) {
-                // The stream stays open; it moves whenever an export runs.
-                let _ = client.listen(parse_object(&text, "listen-json")?);
+                // The stream stays open; it moves whenever an export runs. Its end (refused, or
+                // dropped past the reconnect budget) is reported by `drain`.
+                let pending = client.listen(parse_object(&text, "listen-json")?);
+                let c = client.clone();
+                let done: Standing = Box::pin(async move { c.wait(pending).await });
+                standing = Some(done);
             }
         }
         if let (Some(era), None) = (client.era(), pinned) {
@@ -357,7 +377,21 @@ impl GuestClient for McpClient {
             client,
             notes,
             early: RefCell::new(None),
+            listen: RefCell::new(standing),
         }))
+    }
+
+    fn complete_authorization(
+        url: String,
+        callback_url: String,
+        options: Option<ConnectOptions>,
+    ) -> Result<String, Error> {
+        let (cfg, auth) = config(&url, options)?;
+        let who = run(Client::complete_authorization(
+            client_options(cfg, auth),
+            &callback_url,
+        ))?;
+        Ok(crate::util::json::json_text(&who))
     }
 
     fn server_info(&self) -> WitServerInfo {

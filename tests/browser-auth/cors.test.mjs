@@ -51,6 +51,29 @@ async function startRelay() {
   return { server, url: `http://127.0.0.1:${server.address().port}/relay` };
 }
 
+test("a 401 whose WWW-Authenticate the browser hides: the well-known metadata is found and the person signs in", { timeout: 90_000 }, async () => {
+  const toggle = (on) => fetch(new URL(`/_test/expose-challenge?on=${on}`, servers.node), { method: "POST" });
+  assert.equal((await toggle(0)).status, 204);
+  const browser = await launch();
+  try {
+    // First, that the page really cannot read the challenge.
+    const page = await browser.context.newPage();
+    await page.goto(`${site.origin}/`);
+    const seen = await page.evaluate(async (url) => {
+      const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+      return { status: r.status, challenge: r.headers.get("www-authenticate") };
+    }, servers.node);
+    assert.deepEqual(seen, { status: 401, challenge: null });
+    await page.close();
+    const { outcome } = await popupSignIn(browser.context, site.origin, servers.node);
+    assert.ok(outcome.ok, JSON.stringify(outcome));
+    assert.equal(outcome.ok.whoami.sub, "alice");
+  } finally {
+    await browser.close();
+    await toggle(1);
+  }
+});
+
 test("no CORS on /token: AUTH_CORS names the endpoint and the header", { timeout: 90_000 }, async () => {
   const browser = await launch();
   try {

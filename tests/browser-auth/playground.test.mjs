@@ -1,7 +1,8 @@
 // The playground with protected servers of both eras (acceptance items 7 to 9): a server that
 // answers 401 shows "Sign in"; the popup flow runs; the card shows who is signed in (issuer,
 // scopes, token type, expiry) and offers sign-out; a tool is called. Then the sentinels: no code,
-// token, refresh token, client secret or registration token the authorization server handed out
+// PKCE verifier, token, refresh token, client secret or registration token the authorization
+// server handed out or received, and no private DPoP key member in any proof,
 // appears in the page's console, in any URL the browser requested (except the code in the redirect
 // to the callback page, which is how OAuth delivers it), in the traffic panel's DOM or in its
 // JSON export. Screenshots of each state go to target/browser-screenshots/.
@@ -74,8 +75,14 @@ test("sign-out forgets the tokens: the next connect asks to sign in again", { ti
 });
 
 test("no OAuth secret in the console, request URLs, the traffic panel or its export", { timeout: 60_000 }, async () => {
-  const { secrets } = await issued(servers.admin);
+  const { secrets, events } = await issued(servers.admin);
   assert.ok(secrets.length >= 6, `the issuer handed out codes and tokens: ${secrets.length}`);
+  // The set includes each code exchange's PKCE verifier; DPoP proofs carried public keys only.
+  const exchanges = events.filter((e) => e.type === "token" && e.pkce);
+  assert.ok(exchanges.length >= 2, `code exchanges with a PKCE verifier: ${JSON.stringify(events)}`);
+  const proofs = events.filter((e) => e.type === "token" && e.dpop_jwk_members);
+  assert.ok(proofs.length >= 1, "DPoP proofs reached the token endpoint");
+  for (const p of proofs) assert.deepEqual(p.dpop_jwk_members, ["crv", "kty", "x", "y"], "no private key member in a proof");
   await page.getByRole("tab", { name: "Traffic" }).click();
   const panel = page.locator("#panel-traffic");
   assert.ok((await panel.locator('ol.traffic > li[data-type="request"]').count()) > 5, "the panel shows the OAuth and MCP traffic");

@@ -12,6 +12,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { witError } from "./lib.mjs";
 import { authServers, issued } from "../servers/auth/env.mjs";
+import { signInAs } from "../servers/auth/person.mjs";
 
 const out = process.env.COMPONENT_JS ?? new URL("./out/mcp-edge.js", import.meta.url).href;
 const { client } = await import(out);
@@ -113,5 +114,25 @@ describe("errors and the instance's memory store", () => {
     assert.equal(u.searchParams.get("resource"), S.py);
     assert.equal(u.searchParams.get("code_challenge_method"), "S256");
     assert.ok(!e.message.includes(u.searchParams.get("state")));
+  });
+
+  test("complete-authorization finishes the sign-in from the callback URL; connect then uses the token", async () => {
+    const options = { auth: { grant: "authorization-code", redirectUri: "http://127.0.0.1:9/callback" } };
+    const e = witError(() => Client.connect(S.py, options));
+    assert.equal(e.code, "AUTH_INTERACTION_REQUIRED");
+    // The person signs in at the provider; it redirects to the callback with code, state and iss.
+    const callback = await signInAs(e.kind.val.url, "carol");
+    const who = JSON.parse(Client.completeAuthorization(S.py, callback, options));
+    assert.equal(who.issuer, S.issuer, JSON.stringify(who));
+    assert.ok(!JSON.stringify(who).includes("eyJ"), "no token in what it returns");
+    const c = Client.connect(S.py, options);
+    try {
+      assert.equal(whoami(c).sub, "carol");
+    } finally {
+      c.close();
+    }
+    // The pending request was used once: the same callback is refused, typed.
+    const again = witError(() => Client.completeAuthorization(S.py, callback, options));
+    assert.match(again.code, /^AUTH_/, again.code);
   });
 });

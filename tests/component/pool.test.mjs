@@ -14,8 +14,9 @@ import { createServer } from "node:net";
 import { refusedPort, startServerProcess } from "./lib.mjs";
 
 const out = process.env.COMPONENT_JS ?? new URL("./out/mcp-edge.js", import.meta.url).href;
-const { pool } = await import(out);
+const { pool, client } = await import(out);
 const { Pool } = pool;
+const { Client } = client;
 
 const PY2026_URL = process.env.PY2026_URL;
 const EVERYTHING_URL = process.env.EVERYTHING_URL;
@@ -113,7 +114,8 @@ describe("pool: the component and the JS McpPool over the same two servers", () 
     const states = events.filter((e) => e.type === "state" && e.to === "connected").map((e) => e.server).sort();
     assert.deepEqual(states, ["everything", "py"]);
     // The PoolEvent types of the .d.ts (the JS pool's onEvent gets the same JSON).
-    const declared = ["state", "toolCount", "attemptAborted", "projectEntryIgnored", "listChanged", "toolChanged", "toolRejected", "toolsChanged"];
+    const declared = ["state", "toolCount", "attemptAborted", "projectEntryIgnored", "approvalRequired", "configRejected", "gap",
+      "listChanged", "toolChanged", "toolRejected", "toolsChanged"];
     for (const e of events) assert.ok(declared.includes(e.type), JSON.stringify(e));
     assert.ok(events.some((e) => e.type === "state" && e.server === "py" && e.from === "connecting"), JSON.stringify(events));
   });
@@ -303,6 +305,21 @@ describe("pool: a list change the server announces on a response stream", () => 
       const events = c.takeEvents().map((e) => JSON.parse(e));
       assert.ok(events.some((e) => e.type === "listChanged" && e.server === "flaky" && e.list === "tools" && e.count === 2), JSON.stringify(events));
       assert.ok(events.some((e) => e.type === "toolsChanged"), JSON.stringify(events));
+    } finally {
+      c.close();
+    }
+  });
+
+  test("a listen-json stream the server refuses is reported once, as a diagnostic", () => {
+    // ?caps=no-tools answers subscriptions/listen with -32601.
+    const c = Client.connect(`${base}/mcp-flaky?key=listen-${Date.now()}&caps=no-tools`, { listenJson: '{"toolsListChanged": true}' });
+    try {
+      const notes = [];
+      for (let i = 0; i < 10 && !notes.some((n) => n.tag === "diagnostic"); i++) notes.push(...c.pollNotifications(200n));
+      const said = notes.filter((n) => n.tag === "diagnostic").map((n) => n.val);
+      assert.equal(said.length, 1, JSON.stringify(notes));
+      assert.match(said[0], /listen-json stream ended: .*-32601.*\(RPC\)/);
+      assert.deepEqual(c.pollNotifications(50n).filter((n) => n.tag === "diagnostic"), [], "said once");
     } finally {
       c.close();
     }

@@ -128,6 +128,11 @@ struct ListState {
     /// Names (uris for resources) already listed (hashed: a server decides how many).
     keys: HashSet<String>,
     pages: usize,
+    /// Tools this listing refused (their `x-mcp-header` annotations were invalid).
+    rejected: Vec<String>,
+    /// A page came from the cache or the listing stopped early: it cannot tell which tools are
+    /// gone.
+    partial: bool,
 }
 
 #[derive(Debug)]

@@ -150,6 +150,8 @@ impl Session {
             seen: Vec::new(),
             keys: HashSet::new(),
             pages: 0,
+            rejected: Vec::new(),
+            partial: false,
         };
         let id = self.new_op(OpKind::List(st), &opts, false, now);
         self.start(id, now);
@@ -323,6 +325,9 @@ impl Session {
                     params.insert("cursor".into(), Value::from(c.clone()));
                 }
                 if let Some(hit) = self.cached(method, &params, now) {
+                    if let Some(OpKind::List(st)) = self.ops.get_mut(&op).map(|o| &mut o.kind) {
+                        st.partial = true;
+                    }
                     return self.list_page(op, hit, now);
                 }
                 self.send_rpc(op, method, params, now);
@@ -394,6 +399,8 @@ impl Session {
             seen: Vec::new(),
             keys: HashSet::new(),
             pages: 0,
+            rejected: Vec::new(),
+            partial: false,
         };
         let id = self.new_op(OpKind::List(st), &RequestOptions::default(), true, now);
         self.drive(id, now);
@@ -676,9 +683,11 @@ impl Session {
         if let Some(c) = &st.cursor {
             params.insert("cursor".into(), Value::from(c.clone()));
         }
-        if modern && kind == ListKind::Tools {
-            self.filter_tools(&mut page);
-        }
+        let rejected = if modern && kind == ListKind::Tools {
+            self.filter_tools(&mut page)
+        } else {
+            Vec::new()
+        };
         if modern {
             if let Some(k) = cache::key(kind.method(), &params) {
                 if self.cache.get(&k, now).is_none() {
@@ -706,6 +715,7 @@ impl Session {
             return;
         };
         st.pages += 1;
+        st.rejected.extend(rejected);
         // One item per name (per uri for resources) in a listing: a server that repeats one,
         // on a page or across pages, is reported and the repeat dropped.
         let mut repeated = Vec::new();
@@ -737,6 +747,7 @@ impl Session {
                     kind.method(),
                     st.pages
                 ));
+                st.partial = true;
                 false
             }
             Some(_) if st.pages >= max_pages => {
@@ -744,6 +755,7 @@ impl Session {
                     "{}: stopped at the {max_pages}-page limit",
                     kind.method()
                 ));
+                st.partial = true;
                 false
             }
             Some(c) => {
@@ -764,6 +776,16 @@ impl Session {
         };
         let items = std::mem::take(&mut st.items);
         if kind == ListKind::Tools {
+            if !st.partial {
+                // A whole listing from the server: facts of tools it no longer lists go, so the
+                // map stays the size of the server's current list.
+                let mut listed: HashSet<&str> = items
+                    .iter()
+                    .filter_map(|t| t.get("name").and_then(Value::as_str))
+                    .collect();
+                listed.extend(st.rejected.iter().map(String::as_str));
+                self.tools.retain(|name, _| listed.contains(name.as_str()));
+            }
             self.tools_listed = true;
             for facts in self.tools.values_mut() {
                 facts.repeatable = false;
@@ -798,9 +820,10 @@ impl Session {
 
     /// Drops tools whose `x-mcp-header` annotations are invalid and records the valid ones'
     /// `Mcp-Param-*` designations (MCP 2026-07-28 `basic/transports/streamable-http`).
-    fn filter_tools(&mut self, page: &mut Value) {
+    fn filter_tools(&mut self, page: &mut Value) -> Vec<String> {
+        let mut rejected = Vec::new();
         let Some(Value::Array(tools)) = page.get_mut("tools") else {
-            return;
+            return rejected;
         };
         let mut kept = Vec::with_capacity(tools.len());
         for tool in tools.drain(..) {
@@ -816,6 +839,7 @@ impl Session {
                     name: name.clone(),
                     reason: format!("{reason:?}"),
                 });
+                rejected.push(name.clone());
             } else {
                 kept.push(tool);
             }
@@ -826,6 +850,7 @@ impl Session {
             };
         }
         *tools = kept;
+        rejected
     }
 
     // ---- failures ----------------------------------------------------------------------------

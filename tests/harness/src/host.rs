@@ -486,11 +486,11 @@ impl Host for NativeHost {
 
     fn write_line(&self, line: Vec<u8>) -> Result<(), TransportError> {
         match &*self.shared.transport.borrow() {
-            Transport::Stdio(p) => {
-                // A failed write is reported by the writer thread (`Input::StdinFailed`).
-                p.write_line(line);
-                Ok(())
-            }
+            // A failed write is reported by the writer thread (`Input::StdinFailed`); a full
+            // backlog here.
+            Transport::Stdio(p) => p
+                .write_line(line)
+                .map_err(|message| TransportError::Network { message }),
             _ => Err(TransportError::Unsupported {
                 message: "this host has no stdio transport".into(),
             }),

@@ -11,7 +11,8 @@ use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Sender, SyncSender};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -22,6 +23,10 @@ use crate::stderr_log::StderrLog;
 
 /// Size of one read from the server's stdout or stderr.
 const READ_CHUNK: usize = 16 * 1024;
+/// Most lines waiting for the writer thread (a server that stops reading its stdin).
+pub const MAX_QUEUED_LINES: usize = 1024;
+/// Most bytes waiting for the writer thread.
+pub const MAX_QUEUED_BYTES: usize = 16 << 20;
 
 /// How to start a stdio server.
 #[derive(Debug, Clone)]
@@ -75,7 +80,9 @@ pub enum ShutdownOutcome {
 pub struct StdioProcess {
     child: Child,
     program: String,
-    writer: Option<Sender<Vec<u8>>>,
+    writer: Option<SyncSender<Vec<u8>>>,
+    /// Bytes queued for the writer thread and not yet written.
+    backlog: Arc<AtomicUsize>,
     stderr: Arc<Mutex<StderrLog>>,
     grace: Duration,
     status: Option<ExitStatus>,
@@ -113,8 +120,9 @@ impl StdioProcess {
                 reason: "the standard streams were not piped".into(),
             });
         };
-        let (line_tx, line_rx) = mpsc::channel::<Vec<u8>>();
-        let spawned = spawn_writer(stdin, line_rx, inputs.clone())
+        let (line_tx, line_rx) = mpsc::sync_channel::<Vec<u8>>(MAX_QUEUED_LINES);
+        let backlog = Arc::new(AtomicUsize::new(0));
+        let spawned = spawn_writer(stdin, line_rx, Arc::clone(&backlog), inputs.clone())
             .and_then(|_| spawn_stdout_reader(stdout, inputs))
             .and_then(|_| spawn_stderr_drain(stderr, Arc::clone(&stderr_log), cmd.echo_stderr));
         if let Err(e) = spawned {
@@ -129,6 +137,7 @@ impl StdioProcess {
             child,
             program,
             writer: Some(line_tx),
+            backlog,
             stderr: stderr_log,
             grace: cmd.grace,
             status: None,
@@ -146,11 +155,34 @@ impl StdioProcess {
         self.child.id()
     }
 
-    /// Queues one line (already `\n`-terminated) for the server's stdin.
-    pub fn write_line(&self, line: Vec<u8>) {
-        if let Some(w) = &self.writer {
+    /// Queues one line (already `\n`-terminated) for the server's stdin. A server that stops
+    /// reading its stdin does not make the queue grow without end: past [`MAX_QUEUED_LINES`]
+    /// lines or [`MAX_QUEUED_BYTES`] bytes the line is refused with the reason.
+    pub fn write_line(&self, line: Vec<u8>) -> Result<(), String> {
+        let Some(w) = &self.writer else {
+            return Ok(());
+        };
+        let queued = self.backlog.load(Ordering::Acquire);
+        if queued.saturating_add(line.len()) > MAX_QUEUED_BYTES {
+            return Err(format!(
+                "the server is not reading its stdin: {queued} bytes are still waiting"
+            ));
+        }
+        let n = line.len();
+        self.backlog.fetch_add(n, Ordering::AcqRel);
+        match w.try_send(line) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => {
+                self.backlog.fetch_sub(n, Ordering::AcqRel);
+                Err(format!(
+                    "the server is not reading its stdin: {MAX_QUEUED_LINES} lines are still waiting"
+                ))
+            }
             // A closed writer has already reported `StdinFailed`.
-            let _ = w.send(line);
+            Err(TrySendError::Disconnected(_)) => {
+                self.backlog.fetch_sub(n, Ordering::AcqRel);
+                Ok(())
+            }
         }
     }
 
@@ -211,13 +243,16 @@ impl Drop for StdioProcess {
 fn spawn_writer(
     mut stdin: ChildStdin,
     lines: mpsc::Receiver<Vec<u8>>,
+    backlog: Arc<AtomicUsize>,
     inputs: SyncSender<Input>,
 ) -> std::io::Result<()> {
     thread::Builder::new()
         .name("stdio-writer".into())
         .spawn(move || {
             for line in lines {
-                if let Err(e) = stdin.write_all(&line).and_then(|_| stdin.flush()) {
+                let written = stdin.write_all(&line).and_then(|_| stdin.flush());
+                backlog.fetch_sub(line.len(), Ordering::AcqRel);
+                if let Err(e) = written {
                     let _ = inputs.send(Input::StdinFailed(e.to_string()));
                     return;
                 }

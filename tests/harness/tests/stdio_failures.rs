@@ -160,3 +160,28 @@ fn a_command_that_does_not_exist_is_a_clear_spawn_error() {
     .expect("not a program");
     assert!(matches!(err, HarnessError::Spawn { .. }), "{err:?}");
 }
+
+/// A server that never reads its stdin cannot make the client's write queue grow without end:
+/// once the bound is reached, further lines are refused with the reason.
+#[test]
+fn a_server_that_does_not_read_stdin_fills_a_bounded_queue_then_writes_are_refused() {
+    use mcp_edge_harness::stdio::{StdioProcess, MAX_QUEUED_BYTES};
+    let (tx, _rx) = std::sync::mpsc::sync_channel(64);
+    let mut p = StdioProcess::spawn(&StdioCommand::new("sleep", ["30"]), tx).expect("spawn");
+    let line = vec![b'x'; 64 * 1024];
+    let mut accepted = 0usize;
+    let refused = loop {
+        match p.write_line(line.clone()) {
+            Ok(()) => accepted += 1,
+            Err(e) => break e,
+        }
+        assert!(accepted < 10_000, "the queue never refused a line");
+    };
+    assert!(refused.contains("not reading its stdin"), "{refused}");
+    // What was accepted stays within the byte bound (plus what the pipe took).
+    assert!(
+        accepted * line.len() <= MAX_QUEUED_BYTES + (1 << 20),
+        "{accepted} lines"
+    );
+    assert_eq!(p.shutdown(), ShutdownOutcome::Killed);
+}

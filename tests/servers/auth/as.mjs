@@ -153,12 +153,27 @@ server.listen(Number(args.port), "127.0.0.1", () => {
   provider.on("grant.success", (ctx) => {
     const body = ctx.body ?? {};
     for (const k of ["access_token", "refresh_token", "id_token"]) if (typeof body[k] === "string") secrets.add(body[k]);
+    // The PKCE verifier is a secret too (whoever holds it with the code gets the tokens).
+    if (typeof ctx.oidc.params?.code_verifier === "string") secrets.add(ctx.oidc.params.code_verifier);
+    // A DPoP proof carries the public key only; record its members to prove no private part ("d") travels.
+    const proof = ctx.get("dpop");
+    let dpopJwkMembers = null;
+    if (proof) {
+      try {
+        const header = JSON.parse(Buffer.from(proof.split(".")[0], "base64url").toString("utf8"));
+        dpopJwkMembers = Object.keys(header.jwk ?? {}).sort();
+      } catch {
+        dpopJwkMembers = ["unreadable"];
+      }
+    }
     record({
       type: "token",
       grant_type: ctx.oidc.params?.grant_type ?? null,
       client_id: ctx.oidc.client?.clientId ?? null,
       token_type: body.token_type ?? null,
       scope: body.scope ?? null,
+      pkce: typeof ctx.oidc.params?.code_verifier === "string",
+      dpop_jwk_members: dpopJwkMembers,
     });
   });
   provider.on("grant.error", (ctx, err) => {

@@ -12,7 +12,9 @@
 // * without a valid token: 401 `WWW-Authenticate: Bearer ... resource_metadata="<PRM URL>"`;
 // * Protected Resource Metadata (RFC 9728) at /.well-known/oauth-protected-resource/mcp naming the
 //   issuer;
-// * CORS for any origin (the browser sign-in tests call it from a page on another port).
+// * CORS for any origin (the browser sign-in tests call it from a page on another port);
+//   `POST /_test/expose-challenge?on=0` stops exposing `WWW-Authenticate` to pages (as many
+//   deployed servers forget to), `on=1` exposes it again.
 //
 // Tools: `whoami` (who called: `sub`, `client_id`, `scope`, token type, audience, as JSON text) and
 // `echo {message}`.
@@ -158,6 +160,7 @@ async function readBody(req) {
 }
 
 const sessions = new Map();
+let exposeChallenge = true;
 const httpServer = http.createServer(async (req, res) => {
   const { port } = httpServer.address();
   const base = `http://127.0.0.1:${port}`;
@@ -169,7 +172,12 @@ const httpServer = http.createServer(async (req, res) => {
   if (req.headers.origin) {
     res.setHeader("access-control-allow-origin", req.headers.origin);
     res.setHeader("vary", "origin");
-    res.setHeader("access-control-expose-headers", "mcp-session-id, www-authenticate, dpop-nonce");
+    res.setHeader("access-control-expose-headers", exposeChallenge ? "mcp-session-id, www-authenticate, dpop-nonce" : "mcp-session-id, dpop-nonce");
+  }
+  if (url.pathname === "/_test/expose-challenge" && req.method === "POST") {
+    exposeChallenge = url.searchParams.get("on") !== "0";
+    res.writeHead(204).end();
+    return;
   }
   if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
     res.writeHead(204, {
