@@ -285,8 +285,9 @@ fn humps(word: &str) -> Vec<&str> {
     parts
 }
 
-/// A light English suffix stemmer: plurals, `-ed`, `-ing` and a final `e` go, so `creates`,
-/// `created`, `creating` and `create` meet at `creat`. Applied to documents and queries alike.
+/// A light English suffix stemmer: plurals, `-ment`, the `-ion` of `-tion`, `-ed`, `-ing` and a
+/// final `e` go, so `creates`, `created`, `creating`, `creation` and `create` meet at `creat`,
+/// `deployments` and `deploy` at `deploy`. Applied to documents and queries alike.
 fn stem(word: &str) -> String {
     let n = word.len();
     let mut w = if n > 4 && word.ends_with("ies") {
@@ -304,7 +305,10 @@ fn stem(word: &str) -> String {
         word.to_string()
     };
     let m = w.len();
-    if m > 5 && w.ends_with("ing") {
+    if m > 6 && w.ends_with("ment") {
+        w.truncate(m - 4);
+    } else if m > 5 && (w.ends_with("tion") || w.ends_with("ing")) {
+        // `-tion` keeps its `t` (`creation` -> `creat`); `-ing` goes whole.
         w.truncate(m - 3);
     } else if m > 4 && w.ends_with("ed") && !w.ends_with("eed") {
         w.truncate(m - 2);
@@ -418,7 +422,7 @@ mod tests {
         assert_eq!(terms("issues.create"), ["issu", "creat"]);
         assert_eq!(terms("get-weather"), ["get", "weather"]);
         assert_eq!(terms("HTTPServer k8s"), ["http", "server", "k8s"]);
-        assert_eq!(terms("the pods of a deployment"), ["pod", "deployment"]);
+        assert_eq!(terms("the pods of a deployment"), ["pod", "deploy"]);
     }
 
     #[test]
@@ -429,6 +433,8 @@ mod tests {
         assert_eq!(terms("policies"), terms("policy"));
         assert_eq!(terms("status"), ["status"]);
         assert_eq!(terms("messages"), terms("message"));
+        assert_eq!(terms("deployments"), terms("deploy"));
+        assert_eq!(terms("deletion"), terms("delete"));
     }
 
     fn tool(name: &str, description: &str, params: &[(&str, &str)]) -> Value {

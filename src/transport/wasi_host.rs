@@ -36,6 +36,10 @@ pub const MAX_STORED_RECORDS: usize = 256;
 thread_local! {
     /// The records of every client of this component instance, in write order.
     static STORE: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
+    /// The instance's DPoP key, made on first use: the DPoP-bound tokens in `STORE` (and an
+    /// authorization code bound with `dpop_jkt`) stay usable by every client of the instance, as a
+    /// page's clients share one WebCrypto key.
+    static DPOP_KEY: RefCell<Option<Rc<Es256Key>>> = const { RefCell::new(None) };
 }
 
 /// Unix time in milliseconds (`wasi:clocks/wall-clock`).
@@ -216,7 +220,7 @@ pub struct WasiAuth(Rc<RefCell<Keys>>);
 #[derive(Default)]
 struct Keys {
     client_key_pem: Option<Secret>,
-    dpop: Option<Es256Key>,
+    dpop: Option<Rc<Es256Key>>,
     client: Option<Es256Key>,
 }
 
@@ -239,7 +243,7 @@ impl WasiAuth {
             keys.client = Some(Es256Key::from_pkcs8_pem(pem.expose()).map_err(AuthError::Signing)?);
         }
         let key = match role {
-            KeyRole::Dpop => keys.dpop.as_ref(),
+            KeyRole::Dpop => keys.dpop.as_deref(),
             KeyRole::Client => keys.client.as_ref(),
         };
         let key = key.ok_or_else(|| AuthError::Signing("the DPoP key is not ready".into()))?;
@@ -291,7 +295,15 @@ impl AuthHost for WasiAuth {
     fn unlock(&self, _name: &str) {}
 
     async fn dpop_key(&self) -> Result<Value, AuthError> {
-        let key = Es256Key::generate(random_bytes).map_err(AuthError::Signing)?;
+        let key = DPOP_KEY.with(|k| -> Result<Rc<Es256Key>, AuthError> {
+            let mut k = k.borrow_mut();
+            if let Some(key) = &*k {
+                return Ok(key.clone());
+            }
+            let key = Rc::new(Es256Key::generate(random_bytes).map_err(AuthError::Signing)?);
+            *k = Some(key.clone());
+            Ok(key)
+        })?;
         let jwk = key.public_jwk();
         self.0.borrow_mut().dpop = Some(key);
         Ok(jwk)

@@ -44,6 +44,7 @@ const CLIENT_MEMBERS: Record<keyof M.McpClient, true> = {
 const POOL_MEMBERS: Record<keyof M.McpPool, true> = {
   free: true, connectAll: true, status: true, tools: true, instructions: true, tokenEstimates: true,
   call: true, reconnect: true, acceptTool: true, close: true, prompts: true, resources: true, toolInfo: true, heldTools: true, pins: true,
+  deferral: true, searchTools: true, searchAnswer: true, approveServer: true, rejectServer: true,
 };
 /** Every event the declarations promise; each must be emitted during the run. */
 const NOTIFICATION_TYPES: Record<M.Notification["type"], true> = {
@@ -53,6 +54,7 @@ const NOTIFICATION_TYPES: Record<M.Notification["type"], true> = {
 };
 const POOL_EVENT_TYPES: Record<M.PoolEvent["type"], true> = {
   state: true, attemptAborted: true, projectEntryIgnored: true, listChanged: true, toolCount: true, toolChanged: true, toolRejected: true, toolsChanged: true,
+  approvalRequired: true, configRejected: true, gap: true,
 };
 const TRAFFIC_TYPES: Record<M.TrafficRecord["type"], true> = { request: true, head: true, body: true, end: true };
 /** Every callback option; each must be called during the run. */
@@ -539,7 +541,8 @@ async function pool(): Promise<void> {
     auth: { redirectUri: REDIRECT, storage: storage() },
     // The project layer may add servers; its entry for the user's `py` is ignored (not approved);
     // its `null` for `retired`, approved, removes that server.
-    projectConfig: { mcpServers: { py: { url: "http://127.0.0.1:9/elsewhere" }, retired: null } },
+    // Servers only the project has wait for the host: `proj` is approved below, `proj2` rejected.
+    projectConfig: { mcpServers: { py: { url: "http://127.0.0.1:9/elsewhere" }, retired: null, proj: { url: "${PY}?as=proj" }, proj2: { url: "http://127.0.0.1:9/proj2" } } },
     approvedProjectServers: ["retired"],
     policy: { denied: ["blocked", { serverUrl: "http://blocked.invalid/*" }], allowed: ["*", { serverName: "py" }, { serverCommand: ["node"] }, { serverCommand: "node" }] },
     edge: false,
@@ -547,6 +550,8 @@ async function pool(): Promise<void> {
     connectTimeoutMs: 20_000,
     // A pin from an earlier run that py's `echo` no longer matches: it is held back.
     pins: { py: { echo: "sha256:0000" } },
+    toolSearch: { mode: "auto", contextTokens: 200_000, sharePercent: 5, alwaysLoaded: [], style: "native" },
+    reconnect: { initialMs: 1000, maxMs: 30_000, multiplier: 2, jitterPercent: 20, maxRetries: 5, maxTotalRetries: 50, stableAfterMs: 60_000, slowMs: 300_000 },
     onEvent: (e: M.PoolEvent): void => {
       emitted.add("callback:onEvent");
       emitted.add(`poolEvent:${e.type}`);
@@ -562,6 +567,7 @@ async function pool(): Promise<void> {
     category: "read",
     autoApprove: ["echo"],
     timeoutMs: 20_000,
+    callTimeoutMs: 30_000,
     enabled: true,
     disabled: false,
     protocol: "2025-11-25",
@@ -593,6 +599,13 @@ async function pool(): Promise<void> {
   check(status.servers.find((s) => s.name === "py")?.projectEntry === "ignored" && events.some((e) => e.type === "projectEntryIgnored" && e.server === "py"), `${where}: the project's py entry is ignored and reported`);
   check(state("local") === "unsupported" && state("blocked") === "disabled" && state("off") === "disabled", `${where}: stdio unsupported, policy and enabled:false disabled`);
   check(state("retired") === undefined, `${where}: the approved project null removes the user's server (got ${state("retired")})`);
+  check(state("proj") === "pending-approval" && events.some((e) => e.type === "approvalRequired" && e.server === "proj"), `${where}: a project-only server waits for approval (got ${state("proj")})`);
+  const waiting: M.FlatToolResult = await p.call("mcp__proj__add", { a: 1, b: 2 });
+  observe("M.FlatToolResult", `${where} call (unapproved server)`, waiting);
+  check(waiting.error?.code === "SERVER_UNAVAILABLE" && waiting.error.state === "pending-approval" && waiting.error.server === "proj", `${where}: its tools are SERVER_UNAVAILABLE (got ${JSON.stringify(waiting.error)})`);
+  check(p.rejectServer("proj2") === true && p.status().servers.find((s) => s.name === "proj2")?.lastError?.code === "NOT_APPROVED", `${where}: rejectServer keeps proj2 off with NOT_APPROVED`);
+  check(p.approveServer("proj") === true && p.approveServer("py") === false, `${where}: approveServer approves proj, and py needed none`);
+  check(await until(() => p.status().servers.find((s) => s.name === "proj")?.state === "connected", 20_000), `${where}: the approved server connects`);
   observe("M.PoolStatus", `${where} status`, p.status());
 
   observe("M.OpenAiTool[]", `${where} tools openai`, p.tools({ format: "openai" }));
@@ -605,6 +618,25 @@ async function pool(): Promise<void> {
     observe("Record<string, number>", `${where} tokenEstimates ${f}`, p.tokenEstimates(f));
   }
   await rejection(`${where} tools (unknown format)`, () => p.tools({ format: "yaml" } as unknown as { format: "mcp" }));
+
+  // Tool search and deferred loading.
+  const hits: M.ToolSearchHit[] = p.searchTools("echo a message back", { limit: 3, format: "anthropic" });
+  observe("M.ToolSearchHit[]", `${where} searchTools`, hits);
+  check(hits.length > 0 && hits[0].tool === "echo" && "input_schema" in hits[0].definition, `${where}: searchTools ranks an echo tool first (${hits.map((h) => h.name).join(", ")})`);
+  observe("M.ToolSearchHit[]", `${where} searchTools (servers)`, p.searchTools("echo", { servers: ["py"] }));
+  check(p.searchTools("echo", { servers: ["py"] }).every((h) => h.server === "py"), `${where}: searchTools keeps to the servers asked`);
+  const badLimit = await rejection(`${where} searchTools (limit 0)`, () => p.searchTools("x", { limit: 0 }));
+  check(badLimit === "INVALID_ARGUMENT", `${where}: a limit out of range is INVALID_ARGUMENT (got ${badLimit})`);
+  const deferral: M.Deferral = p.deferral({ format: "anthropic" });
+  observe("M.Deferral", `${where} deferral`, deferral);
+  check(!deferral.deferred && deferral.thresholdTokens === 10_000 && deferral.totalTokens > 0, `${where}: a small catalog is not deferred (${JSON.stringify(deferral)})`);
+  observe("ReturnType<M.McpPool['searchAnswer']>", `${where} searchAnswer anthropic`, p.searchAnswer({ query: "echo" }, { format: "anthropic" }));
+  observe("ReturnType<M.McpPool['searchAnswer']>", `${where} searchAnswer openai-responses`, p.searchAnswer({ query: "echo" }, { format: "openai-responses", callId: "call_1" }));
+  const searched: M.FlatToolResult = await p.call("search_tools", { query: "echo" });
+  observe("M.FlatToolResult", `${where} call search_tools`, searched);
+  check(/mcp__(everything|py)__echo/.test(searched.content[0].text), `${where}: call("search_tools") lists an echo tool`);
+  const viaMeta: M.FlatToolResult = await p.call("call_tool", { name: "mcp__everything__echo", arguments: { message: "meta" } });
+  check(!viaMeta.isError && viaMeta.content[0].text.includes("meta"), `${where}: call("call_tool") runs the named tool`);
 
   // Names: the package's own function names the pool's pairs the same way.
   const pairs: [string, string][] = [["everything", "echo"], ["py", "add"], ["a server with spaces", "x".repeat(80)]];
@@ -664,7 +696,28 @@ async function pool(): Promise<void> {
   const unknownTool = await rejection(`${where} acceptTool (unknown tool)`, () => p.acceptTool("mcp__nope__tool"));
   check(unknownTool === "UNKNOWN_TOOL", `${where}: acceptTool of an unknown name is UNKNOWN_TOOL (got ${unknownTool})`);
   await rejection(`${where} constructor (bad policy)`, () => new api.McpPool(config, { policy: { denied: [{ serverPort: 1 }] } as unknown as M.PoolOptions["policy"] }));
-  await rejection(`${where} constructor (bad config)`, () => new api.McpPool({ mcpServers: [] } as unknown as M.PoolConfig));
+  // A document that cannot be used fails open; a flood of rejected tools is reported with a gap.
+  const floodEvents: M.PoolEvent[] = [];
+  const failOpen = new api.McpPool({ mcpServers: { hostile: { url: `${FIXTURE}/mcp-flaky?key=gap-${Date.now()}&invalid=1100` } } }, {
+    projectConfig: "{ not json",
+    onEvent: (e: M.PoolEvent) => {
+      emitted.add(`poolEvent:${e.type}`);
+      observe("M.PoolEvent", `${where} onEvent (fail open)`, e);
+      floodEvents.push(e);
+    },
+  });
+  await failOpen.connectAll();
+  const failStatus: M.PoolStatus = failOpen.status();
+  observe("M.PoolStatus", `${where} status (fail open)`, failStatus);
+  check(failStatus.diagnostics[0]?.code === "CONFIG" && failStatus.servers[0]?.state === "connected", `${where}: a project layer that is not JSON is left out and reported (${JSON.stringify(failStatus.diagnostics)})`);
+  check(floodEvents.some((e) => e.type === "configRejected"), `${where}: a configRejected event`);
+  const gap = floodEvents.find((e) => e.type === "gap");
+  check(gap?.type === "gap" && gap.dropped > 0, `${where}: 1,100 rejected tools overflow the registry's events, and a gap says how many went (${JSON.stringify(gap)})`);
+  await failOpen.close();
+  failOpen.free();
+  const broken = new api.McpPool({ mcpServers: [] } as unknown as M.PoolConfig);
+  check(broken.status().servers.length === 0 && broken.status().diagnostics[0]?.code === "CONFIG", `${where}: mcpServers that is not an object gives an empty pool with a diagnostic`);
+  broken.free();
   const none = new api.McpPool({});
   check(none.status().servers.length === 0, `${where}: a config without mcpServers is a pool without servers`);
   none.free();

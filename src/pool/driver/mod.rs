@@ -286,6 +286,11 @@ fn pump<H: PoolHost>(inner: &Rc<Inner<H>>) {
             let mut at = Vec::new();
             while let Some(a) = st.core.next_to_connect(now) {
                 at.push(a);
+                // Each start is a state change: taken at once, so a burst of starts never fills
+                // the core's bounded queue.
+                while let Some(e) = st.core.poll_event() {
+                    ev.push(DriverEvent::Pool(e));
+                }
             }
             (ev, at, ab)
         };

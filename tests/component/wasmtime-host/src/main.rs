@@ -251,6 +251,8 @@ fn main() -> Result<()> {
         connect_timeout_ms: None,
         client_info_json: None,
         request_timeout_ms: None,
+        tool_search_json: None,
+        reconnect_json: None,
     };
     let p = match pool.call_create(&mut store, &config, Some(&options))? {
         Ok(p) => p,
@@ -279,9 +281,14 @@ fn main() -> Result<()> {
         None,
     )?)?;
     ensure!(r["isError"] == false, "pool call: {r}");
+    let hits: Value = match pool.call_search_tools(&mut store, p, "add two numbers", None)? {
+        Ok(text) => serde_json::from_str(&text)?,
+        Err(e) => bail!("search-tools: {}", e.message),
+    };
+    ensure!(hits[0]["name"] == "mcp__py__add", "search-tools: {hits}");
     pool.call_close(&mut store, p)?;
     p.resource_drop(&mut store)?;
-    println!("ok pool: both servers connected, exports written, call answered");
+    println!("ok pool: both servers connected, exports written, call answered, search found the tool");
 
     // 4. The 2025 GET stream: a resource registered on server-everything is announced there.
     let options = ConnectOptions {
