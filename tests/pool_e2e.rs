@@ -679,3 +679,65 @@ async fn a_request_timeout_above_the_total_timeout_is_a_config_error_in_client_a
     assert_eq!(field(&client_err, "message"), field(&pool_err, "message"));
     assert!(field(&pool_err, "message").contains("exceeds the maximum total timeout"));
 }
+
+/// A server down past its fast retries is retried slowly and comes back on its own (no
+/// `reconnect`); meanwhile its tools fail at once with `SERVER_UNAVAILABLE`. The search index
+/// follows it out and back in.
+#[wasm_bindgen_test]
+async fn a_server_down_past_its_fast_retries_comes_back_on_its_own_and_search_follows() {
+    let (url, admin) = flaky("slow-retry");
+    let config = serde_json::json!({"mcpServers": {
+        "flaky": {"url": url, "timeoutMs": 2000},
+        "py": {"url": py()},
+    }});
+    let options = json(serde_json::json!({
+        "reconnect": {"initialMs": 100, "maxMs": 200, "maxRetries": 2, "slowMs": 1500, "jitterPercent": 10},
+    }));
+    let pool = McpPool::new(json(config), options).unwrap();
+    wait(pool.connect_all()).await.unwrap();
+    let search = |q: &str| -> Vec<String> {
+        to_json(&pool.search_tools(q.into(), JsValue::UNDEFINED).unwrap())
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(search("echo").contains(&"mcp__flaky__echo".to_string()));
+    http_text("POST", &format!("{admin}&op=down")).await;
+    let args = json(serde_json::json!({"text": "hi"}));
+    let _ = wait(pool.call("mcp__flaky__echo".into(), args.clone(), JsValue::UNDEFINED)).await;
+    // Past the two fast retries: slow ones.
+    let start = now();
+    let mut slow = serde_json::Value::Null;
+    while now() - start < 15_000.0 {
+        slow = state_of(&to_json(&pool.status()), "flaky");
+        if slow["slowRetry"] == true {
+            break;
+        }
+        sleep_ms(100).await;
+    }
+    assert_eq!(slow["slowRetry"], true, "{slow}");
+    assert_eq!(slow["gaveUp"], false, "{slow}");
+    let r = to_json(
+        &wait(pool.call("mcp__flaky__echo".into(), args.clone(), JsValue::UNDEFINED))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(r["error"]["code"], "SERVER_UNAVAILABLE", "{r}");
+    assert_eq!(r["error"]["server"], "flaky", "{r}");
+    assert!(r["error"]["nextRetryAt"].is_number(), "{r}");
+    assert!(!search("echo").contains(&"mcp__flaky__echo".to_string()));
+    // It comes back: the next slow retry connects it, nobody calls reconnect.
+    http_text("POST", &format!("{admin}&op=up")).await;
+    let up = until_state(&pool, "flaky", "connected", 20_000.0).await;
+    assert_eq!(up["state"], "connected", "{up}");
+    assert!(search("echo").contains(&"mcp__flaky__echo".to_string()));
+    let r = to_json(
+        &wait(pool.call("mcp__flaky__echo".into(), args, JsValue::UNDEFINED))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    wait(pool.close()).await.unwrap();
+}

@@ -1533,6 +1533,79 @@ fn client_credentials_with_a_secret() {
     assert!(header.as_deref().unwrap().starts_with("Basic "));
 }
 
+/// Two clients of one server with their own credentials may share a store: tokens issued to one
+/// configured client are not used by another (a new grant), while a record without a client id
+/// (written before it was kept) still is.
+#[test]
+fn stored_tokens_of_another_configured_client_are_not_used() {
+    let cc = |id: &str| {
+        let mut cfg = AuthConfig::new(Grant::ClientCredentials);
+        cfg.client = Some(StaticClient {
+            issuer: None,
+            client_id: id.into(),
+            client_secret: Some(Secret::new("cc-secret")),
+            private_key_jwt: false,
+            auth_method: None,
+        });
+        cfg
+    };
+    let mut world = World::new();
+    world.auth_methods = vec!["client_secret_basic"];
+    world
+        .issued
+        .insert("THEIRS".into(), (String::new(), String::new()));
+    let (mut p, w) = pair_with(world, cc("mine"));
+    p.storage.insert(
+        format!("mcp-edge:tokens:{MCP}"),
+        json!({"issuer": AS, "resource": MCP, "access_token": "THEIRS", "token_type": "Bearer",
+               "expires_at": null, "scope": null, "client_id": "theirs"})
+        .to_string(),
+    );
+    let op = connect(&mut p);
+    p.ok(op);
+    assert_eq!(w.borrow().tokens_req.len(), 1, "a grant of its own");
+    assert_ne!(w.borrow().mcp_auth_headers[0].0, "Bearer THEIRS");
+    let stored = p.storage[&format!("mcp-edge:tokens:{MCP}")].clone();
+    assert!(stored.contains("\"client_id\":\"mine\""), "{stored}");
+    // A record that names no client is used as before.
+    let mut world = World::new();
+    world.auth_methods = vec!["client_secret_basic"];
+    world
+        .issued
+        .insert("OLD".into(), (String::new(), String::new()));
+    let (mut p, w) = pair_with(world, cc("mine"));
+    p.storage.insert(
+        format!("mcp-edge:tokens:{MCP}"),
+        json!({"issuer": AS, "resource": MCP, "access_token": "OLD", "token_type": "Bearer",
+               "expires_at": null, "scope": null})
+        .to_string(),
+    );
+    let op = connect(&mut p);
+    p.ok(op);
+    assert!(w.borrow().tokens_req.is_empty());
+    assert_eq!(w.borrow().mcp_auth_headers[0].0, "Bearer OLD");
+    // A person's sign-in never takes a machine's client-credentials tokens.
+    let mut world = World::new();
+    world
+        .issued
+        .insert("MACHINE".into(), (String::new(), String::new()));
+    let (mut p, w) = pair_with(world, code_config());
+    p.storage.insert(
+        format!("mcp-edge:tokens:{MCP}"),
+        json!({"issuer": AS, "resource": MCP, "access_token": "MACHINE", "token_type": "Bearer",
+               "expires_at": null, "scope": null, "grant": "client_credentials"})
+        .to_string(),
+    );
+    let op = connect(&mut p);
+    p.ok(op);
+    assert!(w
+        .borrow()
+        .mcp_auth_headers
+        .iter()
+        .all(|(h, _)| h != "Bearer MACHINE"));
+    assert!(!w.borrow().authorize.is_empty(), "the person signs in");
+}
+
 #[test]
 fn an_unanswered_token_request_times_out_and_is_aborted_once() {
     let w = Rc::new(RefCell::new(World::new()));

@@ -149,6 +149,18 @@ export interface Deferral {
   upfrontTokens: number;
 }
 
+/** Anthropic's reference to a deferred tool, the content of the search tool's `tool_result`. */
+export interface ToolReference { type: "tool_reference"; tool_name: string }
+
+/** OpenAI Responses' answer to a client `tool_search_call`. */
+export interface ToolSearchOutput {
+  type: "tool_search_output";
+  execution: "client";
+  call_id: string | null;
+  status: "completed";
+  tools: OpenAiResponsesTool[];
+}
+
 /** One search result; `definition` is in the requested format (default `mcp`). */
 export interface ToolSearchHit {
   name: string;
@@ -305,8 +317,8 @@ export class McpPool {
    * deferral, Anthropic `tool_reference` blocks (the `tool_result` content) or OpenAI's
    * `tool_search_output` item for `callId`; otherwise a tool result listing the tools.
    */
-  searchAnswer(args: JsonObject, options: { format: "anthropic" }): { type: "tool_reference"; tool_name: string }[] | FlatToolResult;
-  searchAnswer(args: JsonObject, options: { format: "openai-responses"; callId: string }): { type: "tool_search_output"; execution: "client"; call_id: string; status: "completed"; tools: OpenAiResponsesTool[] } | FlatToolResult;
+  searchAnswer(args: JsonObject, options: { format: "anthropic" }): ToolReference[] | FlatToolResult;
+  searchAnswer(args: JsonObject, options: { format: "openai-responses"; callId: string }): ToolSearchOutput | FlatToolResult;
   searchAnswer(args: JsonObject, options?: { format?: ToolFormat; callId?: string }): FlatToolResult;
   /** Category, hints and advance approval of every exported tool, in the order of `tools()`. */
   toolInfo(): ToolInfo[];

@@ -43,6 +43,9 @@ export interface McpError extends Error {
   /** HTTP status, for HTTP_STATUS, UNAUTHORIZED, AUTH_TOKEN and AUTH_REGISTRATION. */
   status?: number;
   body?: string;
+  /** For HTTP_STATUS: whether `body` (at most 4 KiB) was cut, and then how many bytes the server sent. */
+  truncated?: boolean;
+  bodyLength?: number | null;
   wwwAuthenticate?: string;
   /**
    * For HTTP_STATUS after a 429 or 503: the delay the server's `Retry-After` asked for. The

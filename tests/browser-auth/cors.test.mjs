@@ -54,6 +54,8 @@ async function startRelay() {
 test("a 401 whose WWW-Authenticate the browser hides: the well-known metadata is found and the person signs in", { timeout: 90_000 }, async () => {
   const toggle = (on) => fetch(new URL(`/_test/expose-challenge?on=${on}`, servers.node), { method: "POST" });
   assert.equal((await toggle(0)).status, 204);
+  // This file turns CORS off on /token for the tests below; this one needs it.
+  await setBrowserOptions(servers.admin, { tokenCors: true });
   const browser = await launch();
   try {
     // First, that the page really cannot read the challenge.
@@ -71,6 +73,7 @@ test("a 401 whose WWW-Authenticate the browser hides: the well-known metadata is
   } finally {
     await browser.close();
     await toggle(1);
+    await setBrowserOptions(servers.admin, { tokenCors: false });
   }
 });
 

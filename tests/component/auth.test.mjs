@@ -24,6 +24,34 @@ const whoami = (c) => JSON.parse(JSON.parse(c.callTool("whoami", "{}").contentJs
 const grants = async (clientId) =>
   (await issued(S.admin)).events.filter((e) => e.type === "token" && e.client_id === clientId);
 
+// First, while the instance's store holds no token yet (its clients share the store and the one
+// DPoP key: a client configured as an earlier one was would use that one's stored token).
+describe("errors before any token is stored", () => {
+  test("a refused client is a typed auth error without the secret", () => {
+    const e = witError(() =>
+      Client.connect(S.py, { auth: { grant: "client-credentials", clientId: S.ccBasic.clientId, clientSecret: "not-the-secret" } }),
+    );
+    assert.equal(e.code, "AUTH_TOKEN");
+    assert.equal(e.kind.tag, "auth");
+    assert.equal(e.kind.val.oauthError, "invalid_client");
+    assert.equal(e.kind.val.status, 401);
+    assert.equal(e.kind.val.refused, false);
+    assert.ok(!e.message.includes("not-the-secret"));
+  });
+
+  test("a key that is not PKCS#8 fails the call before any token is issued", async () => {
+    const before = (await grants(S.ccJwt.clientId)).length;
+    const e = witError(() =>
+      Client.connect(S.py, {
+        auth: { grant: "client-credentials", clientId: S.ccJwt.clientId, privateKeyPem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" },
+      }),
+    );
+    assert.match(e.message, /PKCS#8/);
+    assert.equal((await grants(S.ccJwt.clientId)).length, before);
+  });
+
+});
+
 for (const [label, url] of [["2026-07-28 (Python)", S.py], ["2025-11-25 (TypeScript SDK)", S.node]]) {
   describe(`client credentials, ${label}`, () => {
     test("with a secret (client_secret_basic): the token reaches the tool, DPoP-bound by a p256 key", async () => {
@@ -65,29 +93,6 @@ for (const [label, url] of [["2026-07-28 (Python)", S.py], ["2025-11-25 (TypeScr
 }
 
 describe("errors and the instance's memory store", () => {
-  test("a refused client is a typed auth error without the secret", () => {
-    const e = witError(() =>
-      Client.connect(S.py, { auth: { grant: "client-credentials", clientId: S.ccBasic.clientId, clientSecret: "not-the-secret" } }),
-    );
-    assert.equal(e.code, "AUTH_TOKEN");
-    assert.equal(e.kind.tag, "auth");
-    assert.equal(e.kind.val.oauthError, "invalid_client");
-    assert.equal(e.kind.val.status, 401);
-    assert.equal(e.kind.val.refused, false);
-    assert.ok(!e.message.includes("not-the-secret"));
-  });
-
-  test("a key that is not PKCS#8 fails the call before any token is issued", async () => {
-    const before = (await grants(S.ccJwt.clientId)).length;
-    const e = witError(() =>
-      Client.connect(S.py, {
-        auth: { grant: "client-credentials", clientId: S.ccJwt.clientId, privateKeyPem: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n" },
-      }),
-    );
-    assert.match(e.message, /PKCS#8/);
-    assert.equal((await grants(S.ccJwt.clientId)).length, before);
-  });
-
   test("a second client of the instance uses the stored Bearer token: no new grant", async () => {
     const auth = { grant: "client-credentials", clientId: S.ccBasic.clientId, clientSecret: S.ccBasic.clientSecret, dpop: false };
     const first = Client.connect(S.node, { auth });

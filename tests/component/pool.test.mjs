@@ -197,6 +197,7 @@ describe("pool: bounded events, fail-open configuration, approval, typed unavail
       assert.deepEqual(status.servers, []);
       assert.equal(status.diagnostics[0].code, "CONFIG");
       assert.match(status.diagnostics[0].message, /user layer ignored: not JSON/);
+      c.connectAll();
       assert.equal(JSON.parse(c.takeEvents()[0]).type, "configRejected");
     } finally {
       c.close();

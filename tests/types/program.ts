@@ -630,8 +630,10 @@ async function pool(): Promise<void> {
   const deferral: M.Deferral = p.deferral({ format: "anthropic" });
   observe("M.Deferral", `${where} deferral`, deferral);
   check(!deferral.deferred && deferral.thresholdTokens === 10_000 && deferral.totalTokens > 0, `${where}: a small catalog is not deferred (${JSON.stringify(deferral)})`);
-  observe("ReturnType<M.McpPool['searchAnswer']>", `${where} searchAnswer anthropic`, p.searchAnswer({ query: "echo" }, { format: "anthropic" }));
-  observe("ReturnType<M.McpPool['searchAnswer']>", `${where} searchAnswer openai-responses`, p.searchAnswer({ query: "echo" }, { format: "openai-responses", callId: "call_1" }));
+  const refs = p.searchAnswer({ query: "echo" }, { format: "anthropic" });
+  observe("M.ToolReference[]", `${where} searchAnswer anthropic`, refs);
+  check(Array.isArray(refs) && refs.length > 0, `${where}: searchAnswer (anthropic) gives tool_reference blocks`);
+  observe("M.ToolSearchOutput", `${where} searchAnswer openai-responses`, p.searchAnswer({ query: "echo" }, { format: "openai-responses", callId: "call_1" }));
   const searched: M.FlatToolResult = await p.call("search_tools", { query: "echo" });
   observe("M.FlatToolResult", `${where} call search_tools`, searched);
   check(/mcp__(everything|py)__echo/.test(searched.content[0].text), `${where}: call("search_tools") lists an echo tool`);

@@ -49,6 +49,19 @@ pub enum Grant {
     },
 }
 
+impl Grant {
+    /// The grant's name as token records keep it: tokens obtained one way (a machine's client
+    /// credentials) are never used by a client configured another way (a person's code flow).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Grant::AuthorizationCode { .. } => "authorization_code",
+            Grant::ClientCredentials => "client_credentials",
+            Grant::JwtBearer { .. } => "jwt_bearer",
+            Grant::EnterpriseManaged { .. } => "enterprise_managed",
+        }
+    }
+}
+
 /// A client identity the user registered beforehand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StaticClient {

@@ -565,7 +565,8 @@ impl Authorizer {
         }
         if tokens_key {
             self.tokens = records::from_stored::<TokenRecord>(value).filter(|t| {
-                t.resource == self.resource || uri::resource_covers(&t.resource, &self.server_url)
+                (t.resource == self.resource || uri::resource_covers(&t.resource, &self.server_url))
+                    && self.issued_to_me(t)
             });
             if let Some(t) = &self.tokens {
                 self.issuer = Some(t.issuer.clone());
@@ -613,9 +614,26 @@ impl Authorizer {
     /// The stored tokens, read again: under the refresh lock, or because another tab or process
     /// changed them (a host that watches its store passes the new value here). Newer tokens of
     /// the same issuer are adopted without a request; absent ones mean a sign-out elsewhere.
+    /// Whether stored tokens may be used by this client: not when another grant obtained them
+    /// (a machine's client credentials are not a person's sign-in) or another configured client
+    /// (two clients of one server with their own credentials may share a store).
+    fn issued_to_me(&self, t: &TokenRecord) -> bool {
+        let same_grant = t
+            .grant
+            .as_deref()
+            .is_none_or(|g| g == self.cfg.grant.name());
+        let same_client = match (self.cfg.client.as_ref(), t.client_id.as_deref()) {
+            (Some(mine), Some(theirs)) => mine.client_id == theirs,
+            _ => true,
+        };
+        same_grant && same_client
+    }
+
     fn tokens_loaded_again(&mut self, value: Option<&str>, now: u64) {
-        let stored = records::from_stored::<TokenRecord>(value)
-            .filter(|t| Some(&t.issuer) == self.issuer.as_ref() || self.issuer.is_none());
+        let stored = records::from_stored::<TokenRecord>(value).filter(|t| {
+            (Some(&t.issuer) == self.issuer.as_ref() || self.issuer.is_none())
+                && self.issued_to_me(t)
+        });
         let rereading = matches!(self.flow.as_ref().map(|f| &f.step), Some(Step::Rereading));
         let ours = self.tokens.as_ref().map(|t| &t.access_token);
         let changed = stored.as_ref().map(|t| &t.access_token) != ours;
@@ -1724,6 +1742,8 @@ impl Authorizer {
             obtained_at: Some(self.wall(now)),
             refresh_token,
             scope: granted.clone(),
+            client_id: self.client.as_ref().map(|c| c.client_id.clone()),
+            grant: Some(self.cfg.grant.name().to_string()),
         };
         self.event(AuthEvent::Save {
             key: keys::tokens(&self.server_url),

@@ -93,6 +93,10 @@ pub struct TokenRecord {
     pub refresh_token: Option<Secret>,
     /// The scope granted (or requested, when the server did not say).
     pub scope: Option<String>,
+    /// The client the tokens were issued to (absent in records written before it was kept).
+    pub client_id: Option<String>,
+    /// The grant that obtained them ([`super::Grant::name`]; absent in older records).
+    pub grant: Option<String>,
 }
 
 impl Record for TokenRecord {
@@ -106,6 +110,8 @@ impl Record for TokenRecord {
             .num("obtained_at", self.obtained_at)
             .opt("refresh_token", opt_secret(&self.refresh_token))
             .opt("scope", self.scope.as_deref())
+            .opt("client_id", self.client_id.as_deref())
+            .opt("grant", self.grant.as_deref())
             .finish()
     }
     fn from_json(v: &Value) -> Option<Self> {
@@ -122,6 +128,8 @@ impl Record for TokenRecord {
             obtained_at: v.get("obtained_at").and_then(Value::as_u64),
             refresh_token: secret(v, "refresh_token"),
             scope: s(v, "scope"),
+            client_id: s(v, "client_id"),
+            grant: s(v, "grant"),
         })
     }
 }
@@ -300,6 +308,8 @@ mod tests {
             obtained_at: Some(1),
             refresh_token: Some(Secret::new("RT-SENTINEL")),
             scope: Some("a b".into()),
+            client_id: Some("c1".into()),
+            grant: Some("client_credentials".into()),
         };
         let stored = to_stored(&t);
         assert!(stored.expose().contains("AT-SENTINEL"));
