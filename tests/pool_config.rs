@@ -433,7 +433,7 @@ fn project_only_servers_wait_for_approval() {
     );
     // A call meanwhile learns why.
     assert!(matches!(
-        core.unavailable("proj"),
+        core.unavailable("proj", 0),
         Some(PoolError::ServerUnavailable {
             state: "pending-approval",
             ..

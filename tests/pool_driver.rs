@@ -663,6 +663,12 @@ fn calls_route_flatten_and_fail_as_results_and_transport_failures_open_the_break
         "an open circuit calls nobody"
     );
     assert!(after > before);
+    // A new connection starts the server's breakers afresh.
+    s.driver.reconnect("good").unwrap();
+    s.exec
+        .run_until(|| state_is(&s, "good", ServerState::Connected), 10_000);
+    let r = call("mcp__good__add", Ok(json!({"content": []})));
+    assert!(!r.flat.is_error, "{:?}", r.error);
 }
 
 #[test]

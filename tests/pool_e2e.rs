@@ -678,6 +678,35 @@ async fn a_request_timeout_above_the_total_timeout_is_a_config_error_in_client_a
     assert_eq!(field(&pool_err, "code"), "CONFIG");
     assert_eq!(field(&client_err, "message"), field(&pool_err, "message"));
     assert!(field(&pool_err, "message").contains("exceeds the maximum total timeout"));
+    // Per call: a timeout above the total is refused, typed, by the client and by the pool.
+    let capped = || json(serde_json::json!({"timeoutMs": 500, "maxTotalTimeoutMs": 1000}));
+    let long = || json(serde_json::json!({"timeoutMs": 5000}));
+    let client = mcp_edge::js::McpClient::connect(py(), capped())
+        .await
+        .unwrap();
+    let args = json(serde_json::json!({"a": 1, "b": 2}));
+    let e = wait(client.call_tool("add".into(), args.clone(), long()))
+        .await
+        .expect_err("refused");
+    assert_eq!(field(&e, "code"), "CONFIG");
+    assert!(
+        field(&e, "message").contains("5000 ms"),
+        "{}",
+        field(&e, "message")
+    );
+    let pool = McpPool::new(
+        json(serde_json::json!({"mcpServers": {"py": {"url": py()}}})),
+        capped(),
+    )
+    .unwrap();
+    wait(pool.connect_all()).await.unwrap();
+    let r = to_json(
+        &wait(pool.call("mcp__py__add".into(), args, long()))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(r["error"]["code"], "CONFIG", "{r}");
+    wait(pool.close()).await.unwrap();
 }
 
 /// A server down past its fast retries is retried slowly and comes back on its own (no

@@ -612,12 +612,16 @@ fn after_the_fast_retries_a_server_is_retried_slowly_forever_and_comes_back() {
             assert!(at - now <= 10);
         }
         // A call meanwhile learns the state and the retry time.
-        match p.unavailable("s") {
+        match p.unavailable("s", now) {
             Some(PoolError::ServerUnavailable {
                 state,
                 next_retry_at,
+                retry_in_ms,
                 ..
-            }) => assert_eq!((state, next_retry_at), ("failed", Some(at))),
+            }) => assert_eq!(
+                (state, next_retry_at, retry_in_ms),
+                ("failed", Some(at), Some(at - now))
+            ),
             other => panic!("{other:?}"),
         }
         assert_eq!(p.next_to_connect(at - 1), None, "not before its time");
@@ -630,14 +634,14 @@ fn after_the_fast_retries_a_server_is_retried_slowly_forever_and_comes_back() {
     assert!(p.handle_connected(now, &a, ConnectInfo::default()));
     let s = &p.status().servers[0];
     assert!(!s.slow_retry && s.next_retry_at.is_none());
-    assert_eq!(p.unavailable("s"), None);
+    assert_eq!(p.unavailable("s", now), None);
     // It flaps again at once: the streak was not reset, so the next retry is slow again.
     assert!(p.handle_disconnected(now + 1, "s", network()));
     assert!(p.status().servers[0].slow_retry);
     // A server that is off says so, with no retry time.
     p.disable("s").unwrap();
     assert!(matches!(
-        p.unavailable("s"),
+        p.unavailable("s", now),
         Some(PoolError::ServerUnavailable {
             state: "disabled",
             next_retry_at: None,
@@ -708,4 +712,33 @@ fn unpolled_events_are_bounded_and_the_loss_is_reported() {
         rest += 1;
     }
     assert_eq!(rest, 1024);
+}
+
+/// A browser reports a server that went away as a CORS failure: once the server connected from
+/// this origin, a CORS failure of a reconnect is retried as a network failure; before that it is
+/// a configuration error and is not.
+#[test]
+fn a_cors_failure_after_a_working_connection_is_retried() {
+    let c = config(json!({"s": {"url": "https://s.example/mcp"}}));
+    let cors = || PoolError::Protocol(ProtocolError::Cors("blocked".into()));
+    let mut p = core(&c, PoolOptions::default());
+    let a = p.next_to_connect(0).unwrap();
+    p.handle_connect_failed(1, &a, cors());
+    let s = p.status().servers[0].clone();
+    assert_eq!(
+        (s.state, s.next_retry_at),
+        (ServerState::Failed, None),
+        "never connected: CORS is final"
+    );
+    assert_eq!(s.last_error.unwrap().code, "CORS");
+    let mut p = core(&c, PoolOptions::default());
+    let a = p.next_to_connect(0).unwrap();
+    p.handle_connected(1, &a, ConnectInfo::default());
+    p.handle_disconnected(2, "s", network());
+    let at = p.status().servers[0].next_retry_at.unwrap();
+    let a = p.next_to_connect(at).unwrap();
+    p.handle_connect_failed(at + 1, &a, cors());
+    let s = p.status().servers[0].clone();
+    assert!(s.next_retry_at.is_some(), "retried: {s:?}");
+    assert_eq!(s.last_error.unwrap().code, "NETWORK");
 }

@@ -188,6 +188,7 @@ pub(crate) async fn run(
     {
         return Err(ProtocolError::Cancelled);
     }
+    client.check_request_timeout(options.timeout_ms)?;
     let progress = options.progress_fn();
     let request = RequestOptions {
         timeout_ms: options.timeout_ms,

@@ -926,6 +926,17 @@ impl<H: Host> Client<H> {
         }
     }
 
+    /// Refuses a caller's per-request timeout above the session's total cap
+    /// ([`crate::proto::session::Session::check_request_timeout`]); the API layers call it
+    /// before starting a caller's request.
+    pub fn check_request_timeout(&self, timeout_ms: Option<u64>) -> Result<(), ProtocolError> {
+        self.inner
+            .state
+            .borrow()
+            .session
+            .check_request_timeout(timeout_ms)
+    }
+
     /// Starts a request; see [`Session::request`].
     pub fn start_request(
         &self,

@@ -251,6 +251,9 @@ impl McpClient {
     ) -> Result<StartedCall, Error> {
         let arguments = parse_object(arguments_json, "arguments-json")?;
         let (opts, seen, callback) = self.call_parts(options.as_ref());
+        self.client
+            .check_request_timeout(opts.timeout_ms)
+            .map_err(|e| convert::error(&e))?;
         let params = serde_json::json!({"name": name, "arguments": arguments});
         let pending = self
             .client

@@ -208,6 +208,7 @@ impl PoolClient for ComponentClient {
         let c = self.client.clone();
         let tool = tool.to_string();
         Box::pin(async move {
+            c.check_request_timeout(options)?;
             c.ensure_output_schemas().await?;
             let params = json!({"name": tool, "arguments": arguments});
             let opts = RequestOptions {

@@ -191,6 +191,7 @@ export interface ServerStatus {
   era: "modern" | "legacy" | null;
   protocolVersion: string | null;
   retries: number;
+  /** Milliseconds on the pool's clock, which starts at 0 when the pool is made (as `deadline`). */
   nextRetryAt: number | null;
   deadline: number | null;
   /** Automatic retries stopped (only with slow retries turned off). */
@@ -268,7 +269,7 @@ export interface AnthropicTool { name: string; description: string; input_schema
 /**
  * A tool result as an LLM reads it: one text block; `raw` is the server's result. When the call
  * failed (rather than the tool), `error` says how, with the code and details an `McpError` would
- * carry (and the pool's own: `SERVER_UNAVAILABLE` with `server`, `state` and `nextRetryAt`,
+ * carry (and the pool's own: `SERVER_UNAVAILABLE` with `server`, `state`, `nextRetryAt` and `retryInMs`,
  * `CIRCUIT_OPEN` with `retryAt`, `UNKNOWN_TOOL`, `TOOL_CHANGED`, `INVALID_ARGUMENT` for a malformed
  * `search_tools` / `call_tool` call).
  */
@@ -276,7 +277,7 @@ export interface FlatToolResult {
   content: [{ type: "text"; text: string }];
   isError: boolean;
   raw?: CallToolResult;
-  error?: { code: McpErrorCode; message: string; status?: number; retryAfterMs?: number; mayHaveRun?: boolean; server?: string; state?: ServerState; nextRetryAt?: number | null; retryAt?: number; [key: string]: Json | undefined };
+  error?: { code: McpErrorCode; message: string; status?: number; retryAfterMs?: number; mayHaveRun?: boolean; server?: string; state?: ServerState; nextRetryAt?: number | null; retryInMs?: number | null; retryAt?: number; [key: string]: Json | undefined };
 }
 
 export class McpPool {

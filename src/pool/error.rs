@@ -100,8 +100,11 @@ pub enum PoolError {
         server: String,
         /// Its state (`failed`, `connecting`, `needs-auth`, ...).
         state: &'static str,
-        /// When its next automatic retry may start (ms, host clock), if one is scheduled.
+        /// When its next automatic retry may start (ms on the pool's clock, which starts at 0
+        /// when the pool is made), if one is scheduled.
         next_retry_at: Option<u64>,
+        /// How long until then, in milliseconds.
+        retry_in_ms: Option<u64>,
     },
 }
 
@@ -204,11 +207,12 @@ impl fmt::Display for PoolError {
             PoolError::ServerUnavailable {
                 server,
                 state,
-                next_retry_at,
+                retry_in_ms,
+                ..
             } => {
                 write!(f, "server {server:?} is unavailable (state {state})")?;
-                match next_retry_at {
-                    Some(t) => write!(f, "; it is retried automatically at t={t} ms"),
+                match retry_in_ms {
+                    Some(ms) => write!(f, "; it is retried automatically in {ms} ms"),
                     None => Ok(()),
                 }
             }

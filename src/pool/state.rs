@@ -359,6 +359,9 @@ struct Server {
     gave_up: bool,
     /// Slow retries since the fast ones were spent (0 while retrying fast).
     slow_retries: u32,
+    /// It connected at least once: a browser's CORS failure means it went away, not that CORS
+    /// is misconfigured.
+    was_connected: bool,
     connected_at: Option<u64>,
 }
 
@@ -420,6 +423,18 @@ pub struct PoolStatus {
 
 /// Most events kept unpolled; older ones are dropped first.
 pub const MAX_QUEUED_EVENTS: usize = 1024;
+
+/// A browser reports a server that went away exactly like a CORS refusal. Once this origin has
+/// reached the server, CORS was fine: the failure is a network one (retried), not a configuration
+/// error that retrying cannot fix.
+pub fn gone_not_cors(e: ProtocolError) -> ProtocolError {
+    match e {
+        ProtocolError::Cors(_) => ProtocolError::Network(
+            "the server stopped answering (a browser reports this as a CORS failure)".into(),
+        ),
+        e => e,
+    }
+}
 /// Most bytes (server names, error messages) of events kept unpolled.
 pub const MAX_QUEUED_EVENT_BYTES: usize = 1 << 20;
 
@@ -469,6 +484,7 @@ impl PoolCore {
                 total_retries: 0,
                 gave_up: false,
                 slow_retries: 0,
+                was_connected: false,
                 connected_at: None,
             };
             let verdict = match &e.config {
@@ -687,6 +703,7 @@ impl PoolCore {
         s.last_error = None;
         s.gave_up = false;
         s.slow_retries = 0;
+        s.was_connected = true;
         self.transition(&attempt.server, ServerState::Connected, None);
         if let Some(s) = self.servers.get_mut(&attempt.server) {
             s.tool_count = info.tool_count;
@@ -702,6 +719,10 @@ impl PoolCore {
             return false;
         };
         s.attempt = None;
+        let error = match error {
+            PoolError::Protocol(e) if s.was_connected => PoolError::Protocol(gone_not_cors(e)),
+            e => e,
+        };
         self.fail(now, &attempt.server, error);
         true
     }
@@ -963,14 +984,16 @@ impl PoolCore {
         }
     }
 
-    /// Why a call to one of `server`'s tools cannot go through now: `None` when it is
+    /// Why a call to one of `server`'s tools cannot go through at `now`: `None` when it is
     /// connected (or unknown).
-    pub fn unavailable(&self, server: &str) -> Option<PoolError> {
+    pub fn unavailable(&self, server: &str, now: u64) -> Option<PoolError> {
         let s = self.servers.get(server)?;
+        let next = s.retry_at.filter(|_| s.state == ServerState::Failed);
         (s.state != ServerState::Connected).then(|| PoolError::ServerUnavailable {
             server: server.to_string(),
             state: s.state.as_str(),
-            next_retry_at: s.retry_at.filter(|_| s.state == ServerState::Failed),
+            next_retry_at: next,
+            retry_in_ms: next.map(|t| t.saturating_sub(now)),
         })
     }
 

@@ -31,6 +31,20 @@ describe("playground against server-everything and the Python 2026 server", () =
     assert.equal(await card(p.page, "py2026").getAttribute("data-state"), "idle");
   });
 
+  test("a project's server waits for approval, and connects once approved", async () => {
+    const { page } = p;
+    const proj = card(page, "proj");
+    assert.equal(await proj.getAttribute("data-state"), "pending-approval");
+    assert.match(await proj.innerText(), /not added by you/);
+    assert.equal(await proj.getByRole("button", { name: "Connect proj" }).count(), 0, "no plain Connect before approval");
+    await screenshot(page, "01b-project-server-pending");
+    await proj.getByRole("button", { name: "Reject proj" }).click();
+    await page.locator('.server-card[data-server="proj"][data-state="rejected"]').waitFor({ timeout: 5_000 });
+    await proj.getByRole("button", { name: "Approve proj" }).click();
+    await page.locator('.server-card[data-server="proj"][data-state="connected"]').waitFor({ timeout: 30_000 });
+    await proj.getByRole("button", { name: "Remove proj" }).click();
+  });
+
   test("connects to both; status shows era, server, tool count; the roots dialog is answered", async () => {
     const { page } = p;
     await connect(page, "everything");

@@ -51,7 +51,8 @@ HOSTILE_PORT=$(sed -nE 's/.*"port":([0-9]+).*/\1/p' "$MCP_TEST_RUN_DIR/hostile.o
 export APPS_VANILLA_URL APPS_REACT_URL HOSTILE_URL="http://127.0.0.1:$HOSTILE_PORT"
 
 static_out="$MCP_TEST_RUN_DIR/static.out"
-node tests/demo/serve-playground.mjs --server "everything=$EVERYTHING_URL" --server "py2026=$PY2026_URL" --protocol everything=2025-11-25 >"$static_out" &
+node tests/demo/serve-playground.mjs --server "everything=$EVERYTHING_URL" --server "py2026=$PY2026_URL" \
+  --project-server "proj=$PY2026_URL?as=project" --protocol everything=2025-11-25 >"$static_out" &
 static_pid=$!
 for _ in $(seq 50); do [ -s "$static_out" ] && break; sleep 0.1; done
 PLAYGROUND_URL=$(head -1 "$static_out")

@@ -3,7 +3,7 @@
 // comes up with them pre-filled (a www/servers.json file, if present, wins).
 //
 //   node tests/demo/serve-playground.mjs [--port N] [--root DIR]
-//        [--server NAME=URL]... [--protocol NAME=VERSION]... [--no-autoconnect]
+//        [--server NAME=URL]... [--project-server NAME=URL]... [--protocol NAME=VERSION]... [--no-autoconnect]
 //
 // Every response carries the page's Content-Security-Policy (the one in index.html's <meta> tag,
 // plus frame-ancestors, which only a header can set). A second listener, on another port and so
@@ -52,6 +52,10 @@ function parseArgs(argv) {
     else if (a === "--server") {
       const [name, url] = pair(value());
       opts.servers.push({ name, url });
+    } else if (a === "--project-server") {
+      // A server from a project's configuration: the page shows it waiting for approval.
+      const [name, url] = pair(value());
+      opts.servers.push({ name, url, project: true });
     } else if (a === "--protocol") {
       const [name, version] = pair(value());
       opts.protocols[name] = version;

@@ -1,5 +1,6 @@
-// What the Node and Chromium soak runners share: arguments, the proxies in front of the servers,
-// the servers' execution counts, and the report.
+// What the Node and Chromium soak runners share: arguments, the client options, the proxies in
+// front of the servers (with their fault and outage switches), the servers' execution counts, and
+// the report (the call phase's checks, then the flap phase's: see soak.mjs `flap`).
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -17,8 +18,20 @@ export function args(defaults) {
   return out;
 }
 
-/** The client limits of every soak: the deadline each call must settle by, and the SSE limit. */
-export const CLIENT = { timeoutMs: 2500, maxTotalTimeoutMs: 8000, maxTaskWaitMs: 8000, maxEventBytes: 65536 };
+/**
+ * The client options of every soak: the deadline each call must settle by, the SSE limit, the
+ * connect timeout (no longer than `maxTotalTimeoutMs`: a connect's requests over that cap are
+ * refused with CONFIG), and reconnect timing short enough for the flap phase (fast retries spent
+ * within a few seconds, then one every 2 s).
+ */
+export const CLIENT = {
+  timeoutMs: 2500,
+  maxTotalTimeoutMs: 8000,
+  connectTimeoutMs: 8000,
+  maxTaskWaitMs: 8000,
+  maxEventBytes: 65536,
+  reconnect: { initialMs: 100, maxMs: 400, maxRetries: 3, slowMs: 2000, jitterPercent: 20 },
+};
 /** A call not settled this long after it started hung (its total deadline plus a grace period). */
 export const HANG_AFTER_MS = CLIENT.maxTotalTimeoutMs + 3000;
 
@@ -51,6 +64,10 @@ export async function startProxies({ py, everything, tasks, seed, handshakeFault
     urls,
     setFaults: async (on) => {
       await fetch(`${control}/faults?on=${on ? 1 : 0}`, { method: "POST" });
+    },
+    setOutage: async (server, on) => {
+      const r = await fetch(`${control}/outage?server=${encodeURIComponent(server)}&on=${on ? 1 : 0}`, { method: "POST" });
+      if (!r.ok) throw new Error(`outage ${server}: HTTP ${r.status}`);
     },
     stats,
     close: () =>
@@ -114,10 +131,12 @@ function report(name, summary, meta) {
 /**
  * Ends a soak: faults off, a moment for executions still under way on the server, memory again
  * (`memory()` gives {name: bytes}; `before` is its earlier reading), the server's counts, the
- * figures and the checks. Writes {summary, meta} to `opts.out` when given; returns whether every
- * invariant held.
+ * figures and the checks. Then, faults still off, the flap phase when `flap` is given (it runs
+ * soak.mjs `flap` in the runtime and returns its result; see `reportFlap`). Writes {summary, meta}
+ * to `opts.out` when given (the flap's figures under `meta.flap`); returns whether every invariant
+ * held.
  */
-export async function conclude({ name, opts, runId, calls, outcomes, ms, before, memory, proxies, extra = {} }) {
+export async function conclude({ name, opts, runId, calls, outcomes, ms, before, memory, proxies, extra = {}, flap }) {
   await proxies.setFaults(false);
   await new Promise((r) => setTimeout(r, 1500));
   const { summary, faults } = await sumUp(opts, runId, calls, outcomes.splice(0), proxies);
@@ -131,9 +150,43 @@ export async function conclude({ name, opts, runId, calls, outcomes, ms, before,
     faults,
     ...extra,
   };
-  const ok = report(name, summary, meta);
+  let ok = report(name, summary, meta);
+  if (flap) {
+    meta.flap = await flap().catch((e) => ({ problems: [`the phase failed: ${e?.stack ?? e}`] }));
+    ok = reportFlap(name, meta.flap) && ok;
+  }
   if (opts.out) await writeFile(opts.out, JSON.stringify({ summary, meta }, null, 1));
   return ok;
+}
+
+/** Prints the flap phase's figures (soak.mjs `flap`) and its two checks; returns whether both hold. */
+function reportFlap(name, f) {
+  const { servers = {}, problems } = f;
+  const recovery = Object.fromEntries(Object.entries(servers).map(([s, r]) => [s, r.recoveryMs]));
+  console.log(`\n== soak (${name}): flap, ${((f.ms ?? 0) / 1000).toFixed(1)} s`);
+  console.log(`   recovery ms after the outage ended: ${JSON.stringify(recovery)}; median ${f.recoveryMs?.median}, max ${f.recoveryMs?.max}`);
+  for (const [s, r] of Object.entries(servers)) {
+    console.log(`   ${s}: noticed down after ${r.noticedMs} ms, slow retries after ${r.slowRetryMs} ms more; calls ${JSON.stringify(r.codes)}`);
+  }
+  const down = problems.filter((p) => p.includes("SERVER_UNAVAILABLE") || p.includes("did not settle"));
+  const check = (good, what, list) => {
+    console.log(`check ${good ? "passed" : "FAILED"}: soak (${name}): ${what}`);
+    for (const p of list) console.log(`   ${p}`);
+  };
+  check(
+    down.length === 0 && f.unavailable > 0,
+    `calls to a server that is down settle at once with SERVER_UNAVAILABLE (${f.unavailable ?? 0} such answers, slowest ${f.unavailableMaxMs} ms)`,
+    down,
+  );
+  const rest = problems.filter((p) => !down.includes(p));
+  check(
+    rest.length === 0,
+    `every server recovers without reconnect() (${Object.keys(servers).length} servers, recovery median ${f.recoveryMs?.median} ms, max ${f.recoveryMs?.max} ms)`,
+    rest,
+  );
+  const examples = Object.entries(servers).filter(([, r]) => r.problems.length);
+  for (const [s, r] of examples) console.log(`   ${s}: status changes ${JSON.stringify(r.timeline)}; examples ${JSON.stringify(r.examples)}`);
+  return problems.length === 0 && f.unavailable > 0;
 }
 
 /** The summary of a soak and the faults injected (the large inputs stay in this frame). */

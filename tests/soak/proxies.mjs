@@ -6,8 +6,9 @@
 //        [--handshake-faults 1]
 //
 // Prints {"urls": {...}, "control": "http://127.0.0.1:P"} as its first stdout line; exits when
-// stdin closes. Control: POST /faults?on=1|0, GET /stats (fault counts and, per call key, the
-// JSON-RPC ids forwarded).
+// stdin closes. Control: POST /faults?on=1|0 (every proxy), POST /outage?server=NAME&on=1|0 (that
+// proxy destroys every connection and request while on: its server is gone), GET /stats (fault
+// counts and, per call key, the JSON-RPC ids forwarded).
 import http from "node:http";
 import { startProxy } from "./proxy.mjs";
 
@@ -31,6 +32,16 @@ const control = http.createServer((req, res) => {
   const url = new URL(req.url, "http://x");
   if (req.method === "POST" && url.pathname === "/faults") {
     for (const p of Object.values(proxies)) p.setFaults(url.searchParams.get("on") === "1");
+    res.writeHead(204);
+    return res.end();
+  }
+  if (req.method === "POST" && url.pathname === "/outage") {
+    const proxy = proxies[url.searchParams.get("server")];
+    if (!proxy) {
+      res.writeHead(404);
+      return res.end();
+    }
+    proxy.setOutage(url.searchParams.get("on") === "1");
     res.writeHead(204);
     return res.end();
   }

@@ -17,6 +17,10 @@
 // handshake (initialize, notifications/initialized, server/discover) passes untouched unless
 // `handshakeFaults` is set: a client whose connect fails stays down until the pool can reconnect.
 // Faults start switched off (`setFaults(true)`); CORS is answered here so a browser page can use it.
+//
+// `setOutage(true)` plays a server that went away: every open connection is destroyed, and so is
+// every new one and every request (the handshake and CORS preflights included), without a
+// response, until `setOutage(false)`. `stats.outage` counts what it destroyed.
 import http from "node:http";
 import { prng } from "./soak.mjs";
 
@@ -107,7 +111,7 @@ const GARBAGE = [
 
 /**
  * Starts a proxy on 127.0.0.1 for `upstream` (an http://127.0.0.1:PORT/path URL). Requests to
- * `/mcp` here go to the upstream path. Returns {url, stats, setFaults(on), close()}.
+ * `/mcp` here go to the upstream path. Returns {url, stats, setFaults(on), setOutage(on), close()}.
  */
 export async function startProxy({ upstream, seed, maxEventBytes = 65536, stallMs = 4000, weights = DEFAULT_WEIGHTS, handshakeFaults = false }) {
   const target = new URL(upstream);
@@ -116,8 +120,10 @@ export async function startProxy({ upstream, seed, maxEventBytes = 65536, stallM
   // Per `arguments.key` of tools/call requests: the JSON-RPC ids received (`received`, whatever
   // became of them) and forwarded to the server (`calls`), to tell a client's re-issue (a new id)
   // from a transport's own resend (the same request again).
-  const stats = { requests: 0, forwarded: 0, faults: {}, calls: {}, received: {} };
+  const stats = { requests: 0, forwarded: 0, faults: {}, calls: {}, received: {}, outage: 0 };
   let faultsOn = false;
+  let outage = false;
+  const sockets = new Set();
   let index = 0;
   const open = new Set();
 
@@ -139,6 +145,10 @@ export async function startProxy({ upstream, seed, maxEventBytes = 65536, stallM
   };
 
   const server = http.createServer(async (req, res) => {
+    if (outage) {
+      stats.outage += 1;
+      return req.socket.destroy();
+    }
     open.add(res);
     res.on("close", () => open.delete(res));
     try {
@@ -301,6 +311,15 @@ export async function startProxy({ upstream, seed, maxEventBytes = 65536, stallM
     res.end();
   }
 
+  server.on("connection", (socket) => {
+    if (outage) {
+      stats.outage += 1;
+      return socket.destroy();
+    }
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   server.keepAliveTimeout = 5000;
   const { port } = server.address();
@@ -309,6 +328,10 @@ export async function startProxy({ upstream, seed, maxEventBytes = 65536, stallM
     stats,
     setFaults(on) {
       faultsOn = Boolean(on);
+    },
+    setOutage(on) {
+      outage = Boolean(on);
+      if (outage) for (const socket of sockets) socket.destroy();
     },
     async close() {
       for (const res of open) res.destroy();

@@ -1,7 +1,8 @@
 // The fault-injection soak in headless Chromium: the same calls as run-node.mjs, made by McpPool
 // (the `web` package, www/pkg) inside a page, through the same kind of proxies (which answer
 // CORS). Debian's Chromium through playwright-core (tests/browser/node_modules). Start the
-// servers first (tests/soak/run.sh does it all):
+// servers first (tests/soak/run.sh does it all). The flap phase (soak.mjs `flap`) runs in the page
+// too, switching the proxies' outages through a function exposed to it (`soakOutage`):
 //
 //   node tests/soak/run-chromium.mjs --py http://127.0.0.1:P/mcp --everything http://127.0.0.1:Q/mcp --tasks http://127.0.0.1:R/mcp \
 //        [--calls 200] [--seed 1] [--concurrency 8] [--out report.json]
@@ -76,7 +77,10 @@ try {
   await page.goto(pageUrl);
   await page.waitForFunction(() => document.body?.dataset.ready === "true", null, { timeout: 30_000 });
   const status = await page.evaluate(async ({ config, client }) => {
-    window.pool = new window.McpPool(config, { ...client, connectTimeoutMs: 15_000 });
+    // Server state changes, for the flap phase's figures.
+    window.poolEvents = [];
+    const onEvent = (e) => e.type === "state" && window.poolEvents.push({ ...e, at: Date.now() });
+    window.pool = new window.McpPool(config, { ...client, onEvent });
     return window.pool.connectAll();
   }, { config: poolConfig(all), client: CLIENT });
   const down = status.servers.filter((s) => s.state !== "connected");
@@ -113,7 +117,17 @@ try {
     );
   }
   const ms = Date.now() - started;
-  ok = await conclude({ name: "chromium", opts, runId, calls, outcomes, ms, before, memory, proxies, extra: { samples } });
+  await page.exposeFunction("soakOutage", (server, on) => proxies.setOutage(server, on));
+  const flap = () =>
+    page.evaluate(
+      async ({ all, hangAfterMs, tag }) => {
+        const from = window.poolEvents.length;
+        const f = await window.soak.flap({ pool: window.pool, all, setOutage: window.soakOutage, hangAfterMs, tag });
+        return { ...f, poolEvents: window.poolEvents.slice(from) };
+      },
+      { all, hangAfterMs: HANG_AFTER_MS, tag: `flap-chromium-${runId}` },
+    );
+  ok = await conclude({ name: "chromium", opts, runId, calls, outcomes, ms, before, memory, proxies, extra: { samples }, flap });
   await page.evaluate(() => window.pool.close());
 } catch (e) {
   console.log(`check FAILED: soak (chromium) ran: ${e?.message ?? e}`);

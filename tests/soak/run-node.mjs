@@ -9,9 +9,13 @@
 // The Python server must run with --fault-tools. `--handshake-faults 1` also breaks connects
 // (initialize, discover): a server whose re-initialization fails stays down until the pool
 // reconnects it, which shows up as NOT_CONNECTED failures.
+//
+// After the calls and their accounting, the flap phase (soak.mjs `flap`, faults off): each server
+// in turn goes away at its proxy and comes back, and the pool must answer SERVER_UNAVAILABLE
+// meanwhile and reconnect it on its own (no `reconnect()`); its recovery times are reported.
 import { createRequire } from "node:module";
 import { args, CLIENT, HANG_AFTER_MS, startProxies, conclude } from "./harness.mjs";
-import { servers, poolConfig, plan, runCalls } from "./soak.mjs";
+import { servers, poolConfig, plan, runCalls, flap } from "./soak.mjs";
 
 const opts = args({ py: "", everything: "", tasks: "", calls: 1000, seed: 1, concurrency: 8, out: "", "handshake-faults": 0 });
 if (!opts.py || !opts.everything || !opts.tasks) {
@@ -38,7 +42,7 @@ const memory = () => {
 const proxies = await startProxies({ py: opts.py, everything: opts.everything, tasks: opts.tasks, seed: opts.seed, handshakeFaults: Boolean(opts["handshake-faults"]) });
 const all = servers(proxies.urls);
 const events = [];
-const pool = new pkg.McpPool(poolConfig(all), { ...CLIENT, connectTimeoutMs: 15_000, onEvent: (e) => events.push(e) });
+const pool = new pkg.McpPool(poolConfig(all), { ...CLIENT, onEvent: (e) => events.push({ ...e, at: Date.now() }) });
 const status = await pool.connectAll();
 const down = status.servers.filter((s) => s.state !== "connected");
 if (down.length) {
@@ -88,8 +92,13 @@ const ok = await conclude({
   before,
   memory,
   proxies,
-  // Server state changes (none today: the pool does not yet watch a connected server).
+  // Server state changes during the calls (the flap phase's are in its own figures).
   extra: { samples, poolEvents: events.filter((e) => e.type === "state"), status: pool.status() },
+  flap: async () => {
+    const from = events.length;
+    const f = await flap({ pool, all, setOutage: proxies.setOutage, hangAfterMs: HANG_AFTER_MS, tag: `flap-node-${runId}` });
+    return { ...f, poolEvents: events.slice(from).filter((e) => e.type === "state") };
+  },
 });
 await pool.close();
 await proxies.close();

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The fault-injection soak: tool calls through McpPool to real servers of both eras (the Python
 # server with --fault-tools, 2026-07-28 and 2025; server-everything, 2025), each behind a
-# fault-injection proxy (tests/soak/proxy.mjs), in Node and in headless Chromium.
+# fault-injection proxy (tests/soak/proxy.mjs), in Node and in headless Chromium. After the calls,
+# in both runtimes, the flap phase: faults off, each server in turn goes away at its proxy and
+# comes back, and the pool must reconnect it on its own (about 20 s per runtime).
 #
 #   bash tests/soak/run.sh                          # 1,000 calls in Node, 200 in Chromium (CI)
 #   SOAK_CALLS=10000 SOAK_BROWSER_CALLS=1000 bash tests/soak/run.sh

@@ -1,7 +1,8 @@
 // The soak's calls and their accounting. Runs unchanged in Node and in a browser page (no Node
 // imports): `plan` decides the calls from a seed, `runCalls` makes them through an `McpPool` and
 // records how each one ended, `summarize` checks the outcomes against the executions the servers
-// counted.
+// counted. `flap` is the phase after those calls: each server goes away and comes back, and the
+// pool must answer SERVER_UNAVAILABLE meanwhile and reconnect it on its own.
 
 /** Codes a failed call may carry (McpError codes and the pool's own). */
 export const TYPED_CODES = new Set([
@@ -9,11 +10,11 @@ export const TYPED_CODES = new Set([
   "LEGACY_TRANSPORT", "UNSUPPORTED_VERSION", "NOT_CONNECTED", "CLOSED", "TOOL_REJECTED",
   "OUTPUT_SCHEMA", "CONFIG", "INVALID_ARGUMENT", "EVENT_TOO_LARGE", "BODY_TOO_LARGE", "PROTOCOL",
   "CIRCUIT_OPEN", "UNKNOWN_TOOL", "TOOL_CHANGED", "INVALID_META", "TASK_FAILED", "TASK_CANCELLED",
-  "TASK_EXPIRED", "TASK_TIMEOUT",
+  "TASK_EXPIRED", "TASK_TIMEOUT", "SERVER_UNAVAILABLE",
 ]);
 
 /** Failures that say the request never ran: a counted execution behind one is a lie. */
-const NEVER_RAN = new Set(["HTTP_STATUS", "NOT_CONNECTED", "CIRCUIT_OPEN", "UNKNOWN_TOOL", "TOOL_CHANGED", "CLOSED"]);
+const NEVER_RAN = new Set(["HTTP_STATUS", "NOT_CONNECTED", "CIRCUIT_OPEN", "UNKNOWN_TOOL", "TOOL_CHANGED", "CLOSED", "SERVER_UNAVAILABLE"]);
 
 /**
  * The servers of a soak (`urls`: {py26, py25, everything, tasks26}, each through its own proxy),
@@ -223,4 +224,180 @@ export function invariants(r) {
     ["failures without a typed error", r.untyped],
     ["failures claiming the call never ran although it did", r.misreported],
   ];
+}
+
+/**
+ * The flap phase: each server in turn goes away (`setOutage(server, true)`: its proxy destroys
+ * every connection) and comes back, with faults off, and the pool must recover it on its own.
+ * Per server: its tool is called every 200 ms until `status()` says it is not connected (15 s),
+ * then until its fast retries are spent (`slowRetry`, 20 s). Every call must settle within
+ * `hangAfterMs`; each one made while the server was not connected must answer at once (1 s) with
+ * SERVER_UNAVAILABLE naming the server and a numeric `nextRetryAt` (null while `connecting`: an
+ * attempt is under way, no retry scheduled); another server must answer a call meanwhile, and
+ * the others stay connected. Then the outage ends and `status()` is polled every 50 ms until the
+ * server is connected again (30 s): the recovery time. A call to its tool must then succeed.
+ * `pool.reconnect` is never called (spied on to prove it). Returns the figures and `problems`
+ * (empty when every server recovered as it should).
+ */
+export async function flap({ pool, all, setOutage, hangAfterMs, tag }) {
+  const started = Date.now();
+  const own = Object.getPrototypeOf(pool).reconnect;
+  let reconnects = 0;
+  pool.reconnect = (...a) => {
+    reconnects += 1;
+    return own.apply(pool, a);
+  };
+  const names = Object.keys(all);
+  const out = { servers: {}, unavailable: 0, unavailableMaxMs: 0, codes: {}, problems: [] };
+  try {
+    for (const [i, server] of names.entries()) {
+      const r = await flapOne({ pool, all, server, others: [...names.slice(i + 1), ...names.slice(0, i)], setOutage, hangAfterMs, tag });
+      out.servers[server] = r;
+      out.unavailable += r.unavailable;
+      out.unavailableMaxMs = Math.max(out.unavailableMaxMs, r.unavailableMaxMs);
+      for (const [code, n] of Object.entries(r.codes)) out.codes[code] = (out.codes[code] ?? 0) + n;
+      out.problems.push(...r.problems.map((p) => `${server}: ${p}`));
+    }
+  } finally {
+    delete pool.reconnect;
+  }
+  if (reconnects) out.problems.push(`pool.reconnect was called ${reconnects} times`);
+  const times = Object.values(out.servers).map((r) => r.recoveryMs).filter((ms) => ms !== null).sort((a, b) => a - b);
+  out.recoveryMs = {
+    median: times.length ? times[Math.floor((times.length - 1) / 2)] : null,
+    max: times.length ? times[times.length - 1] : null,
+  };
+  out.reconnects = reconnects;
+  out.ms = Date.now() - started;
+  return out;
+}
+
+/** A call to `server`'s first tool (its idempotent one if it has one), with a fresh key. */
+function toolCall(all, server, key) {
+  const t = all[server].tools.find((t) => t.idempotent) ?? all[server].tools[0];
+  return { name: `mcp__${server}__${t.tool}`, args: t.tool === "echo" ? { message: key } : { key } };
+}
+
+/** A server's status for a report line (its error message cut short). */
+function brief({ state, retries, nextRetryAt, slowRetry, gaveUp, lastError }) {
+  const error = lastError && { code: lastError.code, message: lastError.message.slice(0, 120) };
+  return JSON.stringify({ state, retries, nextRetryAt, slowRetry, gaveUp, lastError: error });
+}
+
+/** `pool.call`, settled or given up on after `ms`: {result, ms} or {hung: true, ms}. */
+async function bounded(pool, { name, args }, ms) {
+  const t0 = Date.now();
+  let timer;
+  const hang = new Promise((r) => {
+    timer = setTimeout(() => r("__hung__"), ms);
+  });
+  const result = await Promise.race([pool.call(name, args), hang]).catch((e) => ({ isError: true, error: { code: null, message: String(e) } }));
+  clearTimeout(timer);
+  return result === "__hung__" ? { hung: true, ms: Date.now() - t0 } : { result, ms: Date.now() - t0 };
+}
+
+/** One server's outage and recovery (see `flap`). */
+async function flapOne({ pool, all, server, others, setOutage, hangAfterMs, tag }) {
+  const r = {
+    codes: {}, unavailable: 0, unavailableMaxMs: 0, otherwise: 0, noticedMs: null, slowRetryMs: null, recoveryMs: null,
+    timeline: [], examples: [], problems: [],
+  };
+  let n = 0;
+  const next = () => toolCall(all, server, `${tag}-${server}-${n++}`);
+  const status = (name = server) => pool.status().servers.find((s) => s.name === name);
+  const t0 = Date.now();
+  let last = "";
+  // The server's status, with each change kept (compactly) for the report.
+  const watch = () => {
+    const s = status();
+    const seen = `${s.state} ${s.slowRetry} ${s.retries} ${s.gaveUp} ${s.lastError?.code} ${s.nextRetryAt === null}`;
+    if (seen !== last) {
+      last = seen;
+      // (`nextRetryAt` is on the pool's clock: ms since it was made.)
+      const { state, slowRetry, retries, gaveUp, nextRetryAt } = s;
+      r.timeline.push({ ms: Date.now() - t0, state, slowRetry, retries, gaveUp, nextRetryAt, error: s.lastError?.code });
+    }
+    return s;
+  };
+  const note = (what) => {
+    if (r.examples.length < 5) r.examples.push(what);
+  };
+  // One call to the server's tool while it is going or gone.
+  const call = async () => {
+    const down = watch().state !== "connected";
+    const { result, hung, ms } = await bounded(pool, next(), hangAfterMs);
+    const code = hung ? "hung" : result.isError ? (result.error?.code ?? "(none)") : "ok";
+    r.codes[code] = (r.codes[code] ?? 0) + 1;
+    if (hung) r.problems.push(`a call did not settle within ${hangAfterMs} ms`);
+    if (!down || hung) return;
+    // A retry is always scheduled while it is `failed` (slow retries never stop); while an attempt
+    // runs (`connecting`) none is, by design.
+    const e = result.error ?? {};
+    const retry = e.state === "connecting" ? e.nextRetryAt === null : typeof e.nextRetryAt === "number";
+    if (code === "SERVER_UNAVAILABLE" && e.server === server && retry && ms <= 1000) {
+      r.unavailable += 1;
+      r.unavailableMaxMs = Math.max(r.unavailableMaxMs, ms);
+    } else if (r.otherwise++ === 0) {
+      r.firstOtherwise = { code, state: e.state, server: e.server, nextRetryAt: e.nextRetryAt, ms };
+      note({ ms, error: e, text: result.content?.[0]?.text?.slice(0, 200) });
+    }
+  };
+  // Poll `until` every `every` ms (calling when `calling`) for at most `bound` ms.
+  const wait = async (until, bound, every, calling) => {
+    const from = Date.now();
+    while (!until(watch())) {
+      if (Date.now() - from > bound) return null;
+      if (calling) await call();
+      await sleep(every);
+    }
+    return Date.now() - from;
+  };
+
+  // Connected first (the call phase's faults may have taken it down: it may still be reconnecting).
+  if ((await wait((s) => s.state === "connected", 30_000, 50, false)) === null) {
+    r.problems.push(`not connected before its outage: ${brief(status())}`);
+    return r;
+  }
+  await setOutage(server, true);
+  try {
+    r.noticedMs = await wait((s) => s.state !== "connected", 15_000, 200, true);
+    if (r.noticedMs === null) {
+      r.problems.push("still connected 15 s into its outage");
+      return r;
+    }
+    // Another server answers meanwhile (the next one that is connected: an earlier one may not have recovered).
+    const up = others.filter((o) => status(o).state === "connected");
+    const other = up[0] ?? others[0];
+    const o = await bounded(pool, toolCall(all, other, `${tag}-${server}-other`), hangAfterMs);
+    r.other = other;
+    if (o.hung || o.result.isError) {
+      r.problems.push(`${other} did not answer during the outage: ${o.hung ? "hung" : o.result.error?.code}`);
+      note({ other, error: o.result?.error, text: o.result?.content?.[0]?.text?.slice(0, 200) });
+    }
+    r.slowRetryMs = await wait((s) => s.slowRetry, 20_000, 200, true);
+    if (r.slowRetryMs === null) r.problems.push("fast retries not spent (slowRetry) 20 s after it went down");
+    const dropped = up.filter((o) => status(o).state !== "connected");
+    if (dropped.length) r.problems.push(`other servers went down during its outage: ${dropped.join(", ")}`);
+    if (r.otherwise) {
+      r.problems.push(
+        `${r.otherwise} calls made while it was down did not answer SERVER_UNAVAILABLE at once with its retry time ` +
+          `(the first: ${JSON.stringify(r.firstOtherwise)})`,
+      );
+    } else if (r.unavailable === 0) {
+      r.problems.push("no call answered SERVER_UNAVAILABLE while it was down");
+    }
+  } finally {
+    await setOutage(server, false);
+  }
+  r.recoveryMs = await wait((s) => s.state === "connected", 30_000, 50, false);
+  if (r.recoveryMs === null) {
+    r.problems.push(`not connected again 30 s after its outage ended: ${brief(status())}`);
+    return r;
+  }
+  const after = await bounded(pool, next(), hangAfterMs);
+  if (after.hung || after.result.isError) {
+    r.problems.push(`a call after it came back failed: ${after.hung ? "hung" : after.result.error?.code}`);
+    note({ after: true, ms: after.ms, error: after.result?.error, text: after.result?.content?.[0]?.text?.slice(0, 200) });
+  }
+  return r;
 }

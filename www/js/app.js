@@ -130,7 +130,8 @@ async function main() {
   store.sandboxUrl = typeof config.sandboxUrl === "string" ? config.sandboxUrl : null;
   for (const s of config.servers ?? []) {
     const server = addServer(s);
-    if (config.autoConnect) connectServer(server);
+    // A project's server waits for the person's approval (its card offers Approve / Reject).
+    if (config.autoConnect && !server.project) connectServer(server);
   }
   $("boot-status").textContent = "Ready.";
   document.body.dataset.ready = "true";

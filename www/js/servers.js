@@ -50,15 +50,18 @@ function uniqueName(wanted, url) {
   return name;
 }
 
-/** Adds a server (not yet connected). */
-export function addServer({ name, url, protocol = "auto", headers = {} }) {
+/** Adds a server (not yet connected). A server from a project's configuration (`project: true`)
+ * waits for the person to approve it: a project checked into a repository must not start servers
+ * nobody asked for. */
+export function addServer({ name, url, protocol = "auto", headers = {}, project = false }) {
   const server = {
     id: nextServerId++,
     name: uniqueName(name, url),
     url,
     protocol,
     headers,
-    state: "idle",
+    state: project ? "pending-approval" : "idle",
+    project,
     client: null,
     generation: 0,
     tools: [],
@@ -236,7 +239,19 @@ export function removeServer(server) {
 
 // ---- the server card ---------------------------------------------------------------------------
 
-const STATE_LABEL = { idle: "not connected", connecting: "connecting…", listing: "listing tools…", connected: "connected", error: "error", closed: "closed", "needs-auth": "sign-in required", "signing-in": "signing in…" };
+/** The person approves a project's server: it connects now. */
+export function approveServer(server) {
+  logEvent(server, "approved");
+  connectServer(server);
+}
+
+/** The person rejects a project's server: it stays off until approved. */
+export function rejectServer(server) {
+  logEvent(server, "rejected");
+  setState(server, "rejected");
+}
+
+const STATE_LABEL = { "pending-approval": "waiting for approval", rejected: "rejected", idle: "not connected", connecting: "connecting…", listing: "listing tools…", connected: "connected", error: "error", closed: "closed", "needs-auth": "sign-in required", "signing-in": "signing in…" };
 
 /** Who is signed in (issuer, scopes, expiry, token type), or nothing. */
 function signedInRows(auth) {
@@ -281,16 +296,27 @@ export function serverCard(server) {
     server.signInUrl
       ? h("p.sign-in-link.hint", {}, "If no window opens: ", h("a", { href: server.signInUrl, target: "_blank", rel: "opener" }, "open the sign-in page"))
       : null,
+    server.state === "pending-approval"
+      ? h("p.approval.hint", {}, "From the project's configuration, not added by you: connect it?")
+      : null,
     h("div.buttons", {},
+      server.state === "pending-approval" || server.state === "rejected"
+        ? h("button.small.primary", { type: "button", onclick: () => approveServer(server), "aria-label": `Approve ${server.name}` }, "Approve")
+        : null,
+      server.state === "pending-approval"
+        ? h("button.small", { type: "button", onclick: () => rejectServer(server), "aria-label": `Reject ${server.name}` }, "Reject")
+        : null,
       server.state === "needs-auth"
         ? h("button.small.primary", { type: "button", onclick: () => signIn(server), "aria-label": `Sign in to ${server.name}` }, "Sign in")
         : null,
       connected && client?.auth
         ? h("button.small", { type: "button", onclick: () => signOut(server), "aria-label": `Sign out of ${server.name}` }, "Sign out")
         : null,
-      server.state === "idle" || server.state === "error" || server.state === "closed" || server.state === "needs-auth"
-        ? h("button.small.primary", { type: "button", onclick: () => connectServer(server), "aria-label": `Connect ${server.name}` }, "Connect")
-        : h("button.small", { type: "button", onclick: () => disconnectServer(server), "aria-label": `Disconnect ${server.name}` }, "Disconnect"),
+      server.state === "pending-approval" || server.state === "rejected"
+        ? null
+        : server.state === "idle" || server.state === "error" || server.state === "closed" || server.state === "needs-auth"
+          ? h("button.small.primary", { type: "button", onclick: () => connectServer(server), "aria-label": `Connect ${server.name}` }, "Connect")
+          : h("button.small", { type: "button", onclick: () => disconnectServer(server), "aria-label": `Disconnect ${server.name}` }, "Disconnect"),
       h("button.small", { type: "button", onclick: () => removeServer(server), "aria-label": `Remove ${server.name}` }, "Remove")),
   );
 }

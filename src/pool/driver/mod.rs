@@ -39,6 +39,7 @@ use serde_json::{json, Value};
 pub use host::{ClientSignal, LocalFuture, PoolClient, PoolHost, ServerTarget};
 pub use setup::PoolSetup;
 
+use super::state::gone_not_cors;
 use super::{
     Attempt, BreakerConfig, BreakerSet, ConnectInfo, OutboundGate, Policy, PoolConfig, PoolCore,
     PoolError, PoolEvent, PoolOptions, PoolStatus, ServerState, Transport, EDGE_MAX_OUTBOUND,
@@ -158,10 +159,12 @@ impl CallOutcome {
                     server,
                     state,
                     next_retry_at,
+                    retry_in_ms,
                 }) => {
                     v["error"]["server"] = json!(server);
                     v["error"]["state"] = json!(state);
                     v["error"]["nextRetryAt"] = json!(next_retry_at);
+                    v["error"]["retryInMs"] = json!(retry_in_ms);
                 }
                 Some(PoolError::CircuitOpen { retry_at, .. }) => {
                     v["error"]["retryAt"] = json!(retry_at);
@@ -458,6 +461,11 @@ async fn connect_one<H: PoolHost>(inner: Rc<Inner<H>>, attempt: Attempt) {
             let era = info.era;
             if st.core.handle_connected(now, &attempt, info) {
                 st.former.retain(|_, s| *s != attempt.server);
+                // A new connection starts its tools' breakers afresh: failures that told of the
+                // outage say nothing about the server that came back.
+                let names: BTreeSet<String> =
+                    st.registry.names_of(&attempt.server).into_iter().collect();
+                st.breakers.retain(|n| !names.contains(n));
                 let conn = Conn {
                     client: client.clone(),
                     attempt: attempt.id,
@@ -622,15 +630,9 @@ fn suspect<H: PoolHost>(inner: &Rc<Inner<H>>, server: &str, id: u64, error: Opti
             Some(error.unwrap_or(ProtocolError::NotConnected))
         };
         inner.state.borrow_mut().probing.remove(&server);
-        let Some(mut e) = verdict else { return };
-        if let ProtocolError::Cors(_) = e {
-            // This origin reached the server before, so CORS was fine: a browser reports a
-            // server that went away exactly like a CORS refusal. It is a network failure here
-            // (retried), not a configuration error.
-            e = ProtocolError::Network(
-                "the server stopped answering (a browser reports this as a CORS failure)".into(),
-            );
-        }
+        let Some(e) = verdict else { return };
+        // This origin reached the server before, so CORS was fine.
+        let e = gone_not_cors(e);
         if !is_current(&inner, &server, id) {
             return;
         }
@@ -731,7 +733,7 @@ fn trust(core: &PoolCore, server: &str) -> (Option<Category>, AutoApprove) {
 /// Why a call to `name`, which no connected server has, cannot go through: its server (one that
 /// had it before, or a configured server whose `mcp__<server>__` prefix it carries) is not
 /// connected now. `None` when no configured server matches: the tool is unknown.
-fn unavailable<C>(st: &State<C>, name: &str) -> Option<PoolError> {
+fn unavailable<C>(st: &State<C>, name: &str, now: u64) -> Option<PoolError> {
     let server = st.former.get(name).cloned().or_else(|| {
         st.core
             .server_names()
@@ -743,7 +745,7 @@ fn unavailable<C>(st: &State<C>, name: &str) -> Option<PoolError> {
             .max_by_key(|s| s.len())
             .map(str::to_string)
     })?;
-    st.core.unavailable(&server)
+    st.core.unavailable(&server, now)
 }
 
 /// Whether no server is pending or connecting.
@@ -989,17 +991,18 @@ impl<H: PoolHost> PoolDriver<H> {
                             c.calls.set(c.calls.get() + 1);
                             Ok((c.client.clone(), c.attempt, c.calls.clone(), server, tool))
                         }
-                        None => Err(st.core.unavailable(&server).unwrap_or_else(|| {
+                        None => Err(st.core.unavailable(&server, now).unwrap_or_else(|| {
                             PoolError::ServerUnavailable {
                                 server: server.clone(),
                                 state: "connected",
                                 next_retry_at: None,
+                                retry_in_ms: None,
                             }
                         })),
                     },
                     Err(e) => Err(e),
                 },
-                Err(ToolError::UnknownTool(_)) => match unavailable(&st, name) {
+                Err(ToolError::UnknownTool(_)) => match unavailable(&st, name, now) {
                     Some(e) => Err(e),
                     None => Err(PoolError::Tool(ToolError::UnknownTool(name.to_string()))),
                 },

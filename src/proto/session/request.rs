@@ -108,13 +108,10 @@ impl Session {
     /// `ping`, ...). Completes with the final result: MRTR rounds, session re-initialization,
     /// header and version retries happen inside.
     pub fn request(&mut self, method: &str, params: Value, opts: RequestOptions, now: u64) -> OpId {
-        let state = self
-            .check_timeout(&opts)
-            .and_then(|()| params_map(params))
-            .and_then(|mut params| {
-                opts.meta.apply(&mut params)?;
-                Ok(RequestState::new(method, params, opts.task))
-            });
+        let state = params_map(params).and_then(|mut params| {
+            opts.meta.apply(&mut params)?;
+            Ok(RequestState::new(method, params, opts.task))
+        });
         match state {
             Ok(st) => {
                 let id = self.new_op(OpKind::Request(st), &opts, false, now);
@@ -125,10 +122,12 @@ impl Session {
         }
     }
 
-    /// A per-request inactivity limit above the session's total cap would be cut to the cap
-    /// without a word: it is refused instead.
-    fn check_timeout(&self, opts: &RequestOptions) -> Result<(), ProtocolError> {
-        match (opts.timeout_ms, self.cfg.max_total_timeout_ms) {
+    /// A caller's per-request inactivity limit above the session's total cap would be cut to
+    /// the cap without a word: the API layers refuse it with this before starting the request.
+    /// (The client's own requests, such as liveness probes and the lists after a connect, may
+    /// pass a longer limit: the cap applies to them as it is.)
+    pub fn check_request_timeout(&self, timeout_ms: Option<u64>) -> Result<(), ProtocolError> {
+        match (timeout_ms, self.cfg.max_total_timeout_ms) {
             (Some(t), Some(cap)) if t > cap => Err(ProtocolError::InvalidConfig(format!(
                 "the request's timeout ({t} ms) exceeds the maximum total timeout ({cap} ms)"
             ))),
@@ -140,9 +139,6 @@ impl Session {
     /// with a repeated-cursor guard and the `max_pages` cap. Completes with `{<field>: [...]}`.
     /// 2026-era pages are served from the cache while their `ttlMs` lasts.
     pub fn list_all(&mut self, kind: ListKind, opts: RequestOptions, now: u64) -> OpId {
-        if let Err(e) = self.check_timeout(&opts) {
-            return self.fail_now(e, now);
-        }
         let st = ListState {
             kind,
             items: Vec::new(),
