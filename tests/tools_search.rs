@@ -262,3 +262,5 @@ fn settings_are_checked() {
     assert_eq!(c.mode, DeferMode::Always);
     assert_eq!(c.style, DeferStyle::Meta);
 }
+
+mcp_edge_wasm_test_mode::configure!();
