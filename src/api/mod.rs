@@ -105,7 +105,7 @@ pub use client::{McpClient, Snapshot};
 pub use options::ConnectOptions;
 #[cfg(feature = "pool")]
 pub use pool::{McpPool, McpPoolOptions};
-pub use stream::{Notifications, ProgressStream, MAX_QUEUED_PROGRESS};
+pub use stream::{Notifications, ProgressStream, MAX_QUEUED_PROGRESS, MAX_QUEUED_PROGRESS_BYTES};
 pub use types::{
     CallToolResult, GetPromptResult, Notification, Prompt, ReadResourceResult, Resource,
     ResourceTemplate, Tool,

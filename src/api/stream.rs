@@ -2,8 +2,8 @@
 //! implement [`futures_core::Stream`], and both have an inherent `next()` for callers without
 //! a stream combinator crate.
 
+use crate::util::bounded::{Bounded, Popped};
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::future::{poll_fn, Future};
 use std::pin::Pin;
 use std::rc::Rc;
@@ -84,18 +84,38 @@ impl Stream for Notifications {
 
 /// Most progress items a [`ProgressStream`] keeps for a reader that falls behind.
 pub const MAX_QUEUED_PROGRESS: usize = 1024;
+/// Most bytes of progress messages (and task reports) it keeps.
+pub const MAX_QUEUED_PROGRESS_BYTES: usize = 1 << 20;
 
-#[derive(Default)]
 struct Queue {
-    items: VecDeque<Progress>,
+    items: Bounded<Progress>,
     dropped: u64,
     ended: bool,
     waker: Option<Waker>,
 }
 
+impl Default for Queue {
+    fn default() -> Self {
+        Queue {
+            items: Bounded::new(MAX_QUEUED_PROGRESS, MAX_QUEUED_PROGRESS_BYTES),
+            dropped: 0,
+            ended: false,
+            waker: None,
+        }
+    }
+}
+
+/// The size a progress item counts for in the queue: its message and task report.
+pub(crate) fn progress_bytes(p: &Progress) -> usize {
+    64 + p.message.as_ref().map_or(0, String::len)
+        + p.task
+            .as_ref()
+            .map_or(0, |t| crate::util::json::json_text(&t.to_json()).len())
+}
+
 /// The progress of one request, from [`super::Call::progress_stream`]; ends when the request
-/// ends. Keeps the newest [`MAX_QUEUED_PROGRESS`] items; [`ProgressStream::dropped`] counts the
-/// rest.
+/// ends. Keeps the newest [`MAX_QUEUED_PROGRESS`] items of at most [`MAX_QUEUED_PROGRESS_BYTES`]
+/// together; [`ProgressStream::dropped`] counts the rest.
 pub struct ProgressStream {
     queue: Rc<RefCell<Queue>>,
 }
@@ -119,11 +139,8 @@ pub(crate) fn progress_channel() -> (ProgressSender, ProgressStream) {
 impl ProgressSender {
     pub(crate) fn send(&self, p: Progress) {
         let mut q = self.queue.borrow_mut();
-        if q.items.len() >= MAX_QUEUED_PROGRESS {
-            q.items.pop_front();
-            q.dropped += 1;
-        }
-        q.items.push_back(p);
+        let size = progress_bytes(&p);
+        q.items.push(p, size);
         if let Some(w) = q.waker.take() {
             w.wake();
         }
@@ -148,7 +165,8 @@ impl ProgressStream {
 
     /// How many items were dropped because the reader fell behind.
     pub fn dropped(&self) -> u64 {
-        self.queue.borrow().dropped
+        let q = self.queue.borrow();
+        q.dropped + q.items.unreported()
     }
 }
 
@@ -157,13 +175,66 @@ impl Stream for ProgressStream {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Progress>> {
         let mut q = self.queue.borrow_mut();
-        if let Some(p) = q.items.pop_front() {
-            return Poll::Ready(Some(p));
+        loop {
+            match q.items.pop() {
+                Some(Popped::Item(p)) => return Poll::Ready(Some(p)),
+                Some(Popped::Gap(n)) => q.dropped += n,
+                None => break,
+            }
         }
         if q.ended {
             return Poll::Ready(None);
         }
         q.waker = Some(cx.waker().clone());
         Poll::Pending
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn progress(n: f64, message_bytes: usize) -> Progress {
+        Progress {
+            progress: n,
+            total: None,
+            message: Some("m".repeat(message_bytes)),
+            task: None,
+        }
+    }
+
+    fn next(s: &mut ProgressStream) -> Option<Progress> {
+        let mut cx = Context::from_waker(Waker::noop());
+        match Pin::new(s).poll_next(&mut cx) {
+            Poll::Ready(p) => p,
+            Poll::Pending => None,
+        }
+    }
+
+    /// Server-supplied messages are bounded in bytes as well as items; the loss is counted
+    /// before the reader reads, and the newest items are kept.
+    #[test]
+    fn progress_is_bounded_in_bytes_and_the_loss_is_counted() {
+        let (tx, mut rx) = progress_channel();
+        for i in 0..4 {
+            tx.send(progress(f64::from(i), 400 * 1024));
+        }
+        // Four 400 KiB messages do not fit in 1 MiB: the two oldest went.
+        assert_eq!(rx.dropped(), 2);
+        assert_eq!(next(&mut rx).map(|p| p.progress), Some(2.0));
+        assert_eq!(next(&mut rx).map(|p| p.progress), Some(3.0));
+        assert_eq!(rx.dropped(), 2);
+        for i in 0..(MAX_QUEUED_PROGRESS + 10) {
+            tx.send(progress(i as f64, 0));
+        }
+        assert_eq!(rx.dropped(), 12);
+        drop(tx);
+        let mut n = 0;
+        while next(&mut rx).is_some() {
+            n += 1;
+        }
+        assert_eq!(n, MAX_QUEUED_PROGRESS);
     }
 }

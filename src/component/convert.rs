@@ -10,7 +10,7 @@ use super::exports::client::{
     ServerInfo as WitServerInfo, ServerNotification, TaskError, TimeoutError, Tool,
     ToolRejectedError, ToolResult, UnauthorizedError, UnsupportedVersionError,
 };
-use super::SeenProgress;
+use super::SeenLog;
 use crate::proto::session::{Era, Event, ProtocolError, ServerInfo};
 
 /// A core error as the WIT `error` record: typed case, stable code, message.
@@ -189,7 +189,7 @@ pub fn tool(v: &Value) -> Result<Tool, Error> {
 /// A `tools/call` result with the progress seen for it; times relative to `started_ms`.
 pub fn tool_result(
     v: &Value,
-    progress: &[SeenProgress],
+    progress: &SeenLog,
     started_ms: u64,
     at_ms: u64,
 ) -> Result<ToolResult, Error> {
@@ -202,6 +202,7 @@ pub fn tool_result(
         structured_content_json: json_of(v, "structuredContent"),
         json: v.to_string(),
         progress: progress
+            .events
             .iter()
             .map(|p| ProgressEvent {
                 progress: p.progress,
@@ -211,6 +212,7 @@ pub fn tool_result(
                 task_json: p.task.as_ref().map(Value::to_string),
             })
             .collect(),
+        progress_dropped: progress.dropped,
         elapsed_ms: at_ms.saturating_sub(started_ms),
     })
 }

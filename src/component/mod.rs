@@ -44,8 +44,34 @@ pub mod exports {
 /// The driver every client of the component runs.
 pub type WasiClient = Client<WasiHost>;
 
-/// Most progress events kept per call (a server may send any number).
+/// Most progress events kept per call (a server may send any number)...
 pub const MAX_PROGRESS_EVENTS: usize = 1024;
+/// ...and most bytes of their messages and task reports.
+pub const MAX_PROGRESS_BYTES: usize = 1 << 20;
+
+/// The progress a call saw: the first events up to the bounds, and how many more were dropped.
+#[derive(Debug, Default)]
+pub struct SeenLog {
+    /// The events kept, in arrival order.
+    pub events: Vec<SeenProgress>,
+    bytes: usize,
+    /// Events beyond the bounds.
+    pub dropped: u64,
+}
+
+impl SeenLog {
+    fn push(&mut self, p: SeenProgress) {
+        let size = 64
+            + p.message.as_ref().map_or(0, String::len)
+            + p.task.as_ref().map_or(0, |t| t.to_string().len());
+        if self.events.len() < MAX_PROGRESS_EVENTS && self.bytes + size <= MAX_PROGRESS_BYTES {
+            self.bytes += size;
+            self.events.push(p);
+        } else {
+            self.dropped += 1;
+        }
+    }
+}
 
 /// One progress notification as the component saw it.
 #[derive(Debug, Clone, PartialEq)]
@@ -227,7 +253,7 @@ fn client_options(cfg: SessionConfig, auth: Option<WasiAuth>) -> ClientOptions<W
 struct StartedCall {
     name: String,
     pending: Pending,
-    seen: Rc<RefCell<Vec<SeenProgress>>>,
+    seen: Rc<RefCell<SeenLog>>,
 }
 
 impl McpClient {
@@ -271,7 +297,7 @@ impl McpClient {
         options: Option<&CallOptions>,
     ) -> (
         RequestOptions,
-        Rc<RefCell<Vec<SeenProgress>>>,
+        Rc<RefCell<SeenLog>>,
         Option<crate::client::ProgressFn>,
     ) {
         let opts = RequestOptions {
@@ -289,21 +315,18 @@ impl McpClient {
             },
             ..RequestOptions::default()
         };
-        let seen = Rc::new(RefCell::new(Vec::new()));
+        let seen = Rc::new(RefCell::new(SeenLog::default()));
         let progress = options.and_then(|o| o.progress).unwrap_or(true);
         let callback = progress.then(|| {
             let (seen, clock) = (seen.clone(), self.client.clone());
             let f: crate::client::ProgressFn = Rc::new(move |p: &Progress| {
-                let mut seen = seen.borrow_mut();
-                if seen.len() < MAX_PROGRESS_EVENTS {
-                    seen.push(SeenProgress {
-                        progress: p.progress,
-                        total: p.total,
-                        message: p.message.clone(),
-                        at_ms: clock.now(),
-                        task: p.task.as_ref().map(|t| t.to_json()),
-                    });
-                }
+                seen.borrow_mut().push(SeenProgress {
+                    progress: p.progress,
+                    total: p.total,
+                    message: p.message.clone(),
+                    at_ms: clock.now(),
+                    task: p.task.as_ref().map(|t| t.to_json()),
+                });
             });
             f
         });

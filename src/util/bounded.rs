@@ -79,6 +79,11 @@ impl<T> Bounded<T> {
     pub fn bytes(&self) -> usize {
         self.bytes
     }
+
+    /// Items dropped that [`Bounded::pop`] has not reported yet.
+    pub fn unreported(&self) -> u64 {
+        self.gap
+    }
 }
 
 #[cfg(test)]

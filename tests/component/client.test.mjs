@@ -292,6 +292,19 @@ describe("a server that floods a response stream", () => {
   });
   after(() => flood?.stdin.end());
 
+  test("a call's progress list is bounded and says how many more arrived", () => {
+    const c = Client.connect(url);
+    try {
+      const r = c.callTool("progress_flood", JSON.stringify({ count: 1500 }));
+      assert.equal(r.isError, false, r.json);
+      assert.equal(r.progress.length, 1024);
+      assert.equal(r.progressDropped, 1500n - 1024n);
+      assert.equal(r.progress[0].message, "step 1", "the first ones are kept, in order");
+    } finally {
+      c.close();
+    }
+  });
+
   test("cannot hold a call past its deadline", () => {
     // The server writes SSE comments for 10 s as fast as the socket takes them, and never a
     // result: the call still ends with the 1.5 s limit (`request-timeout-ms` and
