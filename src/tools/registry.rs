@@ -302,13 +302,15 @@ impl<S: PinStore> ToolRegistry<S> {
                 .and_then(|n| self.adapted.get(n))
                 .filter(|a| a.ui.visibility.model)
         };
+        // The name lookup allocates: it runs on the ranked hits in order, only until `limit`
+        // of them are exported, not on every document the query scored.
         self.index
-            .search(query, |s, t| {
-                servers.is_none_or(|only| only.iter().any(|o| o == s)) && exported(s, t).is_some()
+            .search(query, |s, _| {
+                servers.is_none_or(|only| only.iter().any(|o| o == s))
             })
             .into_iter()
-            .take(limit)
             .filter_map(|h| Some((exported(&h.server, &h.tool)?, h.score)))
+            .take(limit)
             .collect()
     }
 
